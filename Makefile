@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ext2hole: out-of-tree ext2 with the seed series' hole semantics.
+# Kbuild says what is built; this file drives kbuild and the test harness.
+#
+# KVER is the packaged kernel the module is built for and the guest boots.
+# By default it is the one Debian's linux-headers-amd64 depends on; never
+# `uname -r`: the build host does not run the target kernel.
+
+KVER ?= $(shell scripts/kver.sh)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+BUILD ?= $(CURDIR)/build
+export KVER KDIR BUILD
+
+.PHONY: all module modules deps tests run check soak fuzz bench check-debug \
+	check-dkms dist deb style clean help
+
+all: module
+
+deps:
+	scripts/deps.sh
+
+module modules: deps
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# Static test programs that run inside the guest.
+tests: deps
+	$(MAKE) -C tests BUILD=$(BUILD)
+
+run: module tests
+	scripts/demo.sh
+
+check: module tests
+	tests/check.sh
+
+soak: module tests
+	EXT2HOLE_SOAK=1 tests/check.sh fsx stress
+
+fuzz: module tests
+	tests/check.sh fuzz
+
+bench: module tests
+	scripts/bench.sh
+
+style:
+	scripts/style.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C tests clean BUILD=$(BUILD) 2>/dev/null
+	rm -rf $(BUILD) results
+
+help:
+	@echo "make            build ext2hole.ko for KVER=$(KVER)"
+	@echo "make run        build, boot the packaged kernel in QEMU, show the guarantees"
+	@echo "make check      the whole test suite; ends with 'N passed, N failed'"
+	@echo "make soak       longer fsx/stress runs"
+	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
+	@echo "make bench      benchmarks"
+	@echo "make check-debug  the suite on a KASAN/lockdep kernel built from linux-source"
+	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"
+	@echo "make dist / deb   source tarball / ext2hole-dkms .deb"
+	@echo "make style      checkpatch, W=1, sparse"

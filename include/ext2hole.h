@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ext2hole in-memory state and the prototypes each source file offers.
+ *
+ * Lock order (see also the top of src/hole.c):
+ *   i_rwsem -> invalidate_lock -> i_map_mutex -> page lock -> buffer lock
+ *   s_balloc_mutex / s_ialloc_mutex are leaves taken under i_map_mutex;
+ *   s_lock (spinlock) is innermost.  Faults: mmap_lock -> sb_start_pagefault
+ *   -> invalidate_lock (shared) -> page lock.
+ */
+#ifndef _EXT2HOLE_H
+#define _EXT2HOLE_H
+
+#include <linux/fs.h>
+#include <linux/buffer_head.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include "compat.h"
+#include "ext2hole_fs.h"
+#include "hole.h"
+
+#define EXT2HOLE_VERSION		"0.1.0"
+
+/* s_mount_opt bits */
+#define EXT2HOLE_MOUNT_ERRORS_CONT	0x0001
+#define EXT2HOLE_MOUNT_ERRORS_RO	0x0002
+#define EXT2HOLE_MOUNT_ERRORS_PANIC	0x0004
+#define EXT2HOLE_MOUNT_ERRORS_MASK	0x0007
+
+#define ext2hole_test_opt(sb, opt) \
+	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
+
+/**
+ * struct ext2hole_sb_info - in-memory superblock
+ *
+ * Geometry fields are set once in fill_super from a validated on-disk
+ * superblock and never change.  The free counts are the in-memory truth;
+ * they are written to s_es by ext2hole_sync_super().
+ */
+struct ext2hole_sb_info {
+	struct ext2hole_super_block *s_es;	/* in s_sbh->b_data */
+	struct buffer_head *s_sbh;
+	struct buffer_head **s_group_desc;	/* s_gdb_count buffers */
+	unsigned long s_sb_block;		/* block holding the superblock */
+	unsigned long s_groups_count;
+	unsigned long s_gdb_count;		/* blocks of group descriptors */
+	unsigned long s_desc_per_block;
+	unsigned long s_blocks_per_group;
+	unsigned long s_inodes_per_group;
+	unsigned long s_itb_per_group;		/* inode table blocks per group */
+	unsigned long s_inodes_per_block;
+	unsigned int s_inode_size;
+	unsigned int s_first_ino;
+	u32 s_first_data_block;
+	u32 s_blocks_count;
+	u32 s_inodes_count;
+	int s_addr_per_block_bits;
+	kuid_t s_resuid;
+	kgid_t s_resgid;
+	unsigned long s_mount_opt;		/* EXT2HOLE_MOUNT_* */
+	enum ext2hole_mkwrite_policy s_mkwrite;	/* mkwrite=alloc|noalloc */
+	unsigned short s_mount_state;		/* s_state at mount time */
+
+	spinlock_t s_lock;		/* the counts below, s_es fields */
+	u32 s_free_blocks;
+	u32 s_free_inodes;
+	u32 s_dirs;
+	u32 s_next_generation;
+
+	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
+	struct mutex s_ialloc_mutex;	/* inode bitmaps, inode/dir counts */
+
+	struct ext2hole_hole_stats s_hole_stats;
+	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */
+	struct completion s_kobj_unregister;
+};
+
+static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/**
+ * struct ext2hole_inode_info - in-memory inode
+ * @i_data: block pointers, kept little-endian as on disk
+ * @i_map_mutex: serializes changes of the block map (allocation in
+ *	get_block, freeing in truncate); lookups take it too
+ * @i_last_alloc: physical block allocated last, the goal for the next one
+ * @i_last_logical: logical block allocated last (sequential-write detection)
+ */
+struct ext2hole_inode_info {
+	__le32 i_data[EXT2HOLE_N_BLOCKS];
+	u32 i_flags;
+	u32 i_file_acl;
+	u32 i_dtime;
+	u32 i_block_group;
+	u32 i_dir_start_lookup;
+	u32 i_last_alloc;
+	u32 i_last_logical;
+	struct mutex i_map_mutex;
+	struct inode vfs_inode;
+};
+
+static inline struct ext2hole_inode_info *EXT2HOLE_I(struct inode *inode)
+{
+	return container_of(inode, struct ext2hole_inode_info, vfs_inode);
+}
+
+/* Block and group arithmetic */
+static inline unsigned long ext2hole_group_first_block(struct super_block *sb,
+							unsigned long group)
+{
+	return group * EXT2HOLE_SB(sb)->s_blocks_per_group +
+	       EXT2HOLE_SB(sb)->s_first_data_block;
+}
+
+/* super.c */
+__printf(3, 4)
+void __ext2hole_error(struct super_block *sb, const char *func,
+		      const char *fmt, ...);
+#define ext2hole_error(sb, fmt, ...) \
+	__ext2hole_error(sb, __func__, fmt, ##__VA_ARGS__)
+__printf(3, 4)
+void ext2hole_msg(struct super_block *sb, const char *level,
+		  const char *fmt, ...);
+struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
+						    unsigned long group,
+						    struct buffer_head **bh);
+void ext2hole_sync_super(struct super_block *sb, int wait);
+void ext2hole_update_dynamic_rev(struct super_block *sb);
+
+/* balloc.c */
+unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
+				  unsigned long *count, int *errp);
+void ext2hole_free_blocks(struct inode *inode, unsigned long block,
+			  unsigned long count);
+unsigned long ext2hole_count_free_blocks(struct super_block *sb);
+int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
+unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
+bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
+				unsigned long count);
+
+/* ialloc.c */
+struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
+				 const struct qstr *qstr);
+void ext2hole_free_inode(struct inode *inode);
+unsigned long ext2hole_count_free_inodes(struct super_block *sb);
+unsigned long ext2hole_count_dirs(struct super_block *sb);
+
+/* inode.c */
+struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
+int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
+void ext2hole_evict_inode(struct inode *inode);
+int ext2hole_get_block(struct inode *inode, sector_t iblock,
+		       struct buffer_head *bh_result, int create);
+int ext2hole_setsize(struct inode *inode, loff_t newsize);
+int ext2hole_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+		     struct iattr *iattr);
+int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
+		     struct kstat *stat, u32 request_mask,
+		     unsigned int query_flags);
+void ext2hole_set_inode_flags(struct inode *inode);
+int ext2hole_sync_inode(struct inode *inode);
+
+/* dir.c */
+extern const struct file_operations ext2hole_dir_operations;
+struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
+					       const struct qstr *child,
+					       struct page **res_page);
+int ext2hole_inode_by_name(struct inode *dir, const struct qstr *child,
+			   ino_t *ino);
+int ext2hole_add_link(struct dentry *dentry, struct inode *inode);
+int ext2hole_delete_entry(struct ext2hole_dir_entry *de, struct page *page);
+int ext2hole_make_empty(struct inode *inode, struct inode *parent);
+int ext2hole_empty_dir(struct inode *inode);
+struct ext2hole_dir_entry *ext2hole_dotdot(struct inode *dir,
+					   struct page **p);
+int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
+		      struct page *page, struct inode *inode,
+		      bool update_times);
+
+/* namei.c */
+extern const struct inode_operations ext2hole_dir_inode_operations;
+extern const struct inode_operations ext2hole_special_inode_operations;
+
+/* symlink.c */
+extern const struct inode_operations ext2hole_symlink_inode_operations;
+extern const struct inode_operations ext2hole_fast_symlink_inode_operations;
+
+/* file.c */
+extern const struct file_operations ext2hole_file_operations;
+extern const struct inode_operations ext2hole_file_inode_operations;
+
+/* aops.c */
+extern const struct address_space_operations ext2hole_aops;
+
+/* sysfs.c */
+int ext2hole_sysfs_init(void);
+void ext2hole_sysfs_exit(void);
+int ext2hole_sysfs_register(struct super_block *sb);
+void ext2hole_sysfs_unregister(struct super_block *sb);
+
+#endif /* _EXT2HOLE_H */

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ext2hole on-disk format: the plain ext2 revision 1 layout.
+ *
+ * Every field is little-endian on disk.  This header is usable from
+ * userspace test tools too (hostile-image mutator, image checkers):
+ * kernel-only parts stay under __KERNEL__.
+ */
+#ifndef _EXT2HOLE_FS_H
+#define _EXT2HOLE_FS_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/build_bug.h>
+#else
+#include <stdint.h>
+#include <assert.h>
+typedef uint8_t __u8;
+typedef uint16_t __le16;
+typedef uint32_t __le32;
+typedef uint64_t __le64;
+#ifndef static_assert
+#define static_assert _Static_assert
+#endif
+#endif
+
+#define EXT2HOLE_SUPER_MAGIC		0xEF53
+#define EXT2HOLE_SB_OFFSET		1024	/* bytes from the device start */
+
+#define EXT2HOLE_MIN_BLOCK_LOG_SIZE	10
+#define EXT2HOLE_MAX_BLOCK_LOG_SIZE	12	/* 1, 2 and 4 KiB blocks */
+#define EXT2HOLE_MIN_BLOCK_SIZE		(1 << EXT2HOLE_MIN_BLOCK_LOG_SIZE)
+#define EXT2HOLE_MAX_BLOCK_SIZE		(1 << EXT2HOLE_MAX_BLOCK_LOG_SIZE)
+
+/* Reserved inode numbers */
+#define EXT2HOLE_BAD_INO		1
+#define EXT2HOLE_ROOT_INO		2
+#define EXT2HOLE_RESIZE_INO		7
+#define EXT2HOLE_GOOD_OLD_FIRST_INO	11
+#define EXT2HOLE_GOOD_OLD_INODE_SIZE	128
+
+/* Revision levels */
+#define EXT2HOLE_GOOD_OLD_REV		0
+#define EXT2HOLE_DYNAMIC_REV		1
+
+/* Block pointers in the inode */
+#define EXT2HOLE_NDIR_BLOCKS		12
+#define EXT2HOLE_IND_BLOCK		EXT2HOLE_NDIR_BLOCKS
+#define EXT2HOLE_DIND_BLOCK		(EXT2HOLE_IND_BLOCK + 1)
+#define EXT2HOLE_TIND_BLOCK		(EXT2HOLE_DIND_BLOCK + 1)
+#define EXT2HOLE_N_BLOCKS		(EXT2HOLE_TIND_BLOCK + 1)
+
+/* s_state */
+#define EXT2HOLE_VALID_FS		0x0001
+#define EXT2HOLE_ERROR_FS		0x0002
+
+/* s_errors */
+#define EXT2HOLE_ERRORS_CONTINUE	1
+#define EXT2HOLE_ERRORS_RO		2
+#define EXT2HOLE_ERRORS_PANIC		3
+
+/* s_feature_compat */
+#define EXT2HOLE_FEATURE_COMPAT_DIR_PREALLOC	0x0001
+#define EXT2HOLE_FEATURE_COMPAT_IMAGIC_INODES	0x0002
+#define EXT2HOLE_FEATURE_COMPAT_HAS_JOURNAL	0x0004
+#define EXT2HOLE_FEATURE_COMPAT_EXT_ATTR	0x0008
+#define EXT2HOLE_FEATURE_COMPAT_RESIZE_INO	0x0010
+#define EXT2HOLE_FEATURE_COMPAT_DIR_INDEX	0x0020
+
+/* s_feature_ro_compat */
+#define EXT2HOLE_FEATURE_RO_COMPAT_SPARSE_SUPER	0x0001
+#define EXT2HOLE_FEATURE_RO_COMPAT_LARGE_FILE	0x0002
+#define EXT2HOLE_FEATURE_RO_COMPAT_BTREE_DIR	0x0004
+
+/* s_feature_incompat */
+#define EXT2HOLE_FEATURE_INCOMPAT_COMPRESSION	0x0001
+#define EXT2HOLE_FEATURE_INCOMPAT_FILETYPE	0x0002
+#define EXT2HOLE_FEATURE_INCOMPAT_RECOVER	0x0004
+#define EXT2HOLE_FEATURE_INCOMPAT_JOURNAL_DEV	0x0008
+#define EXT2HOLE_FEATURE_INCOMPAT_META_BG	0x0010
+
+/* What ext2hole understands; anything else is refused or forces ro. */
+#define EXT2HOLE_FEATURE_COMPAT_SUPP	(EXT2HOLE_FEATURE_COMPAT_DIR_PREALLOC | \
+					 EXT2HOLE_FEATURE_COMPAT_IMAGIC_INODES | \
+					 EXT2HOLE_FEATURE_COMPAT_EXT_ATTR | \
+					 EXT2HOLE_FEATURE_COMPAT_RESIZE_INO | \
+					 EXT2HOLE_FEATURE_COMPAT_DIR_INDEX)
+#define EXT2HOLE_FEATURE_RO_COMPAT_SUPP	(EXT2HOLE_FEATURE_RO_COMPAT_SPARSE_SUPER | \
+					 EXT2HOLE_FEATURE_RO_COMPAT_LARGE_FILE)
+#define EXT2HOLE_FEATURE_INCOMPAT_SUPP	(EXT2HOLE_FEATURE_INCOMPAT_FILETYPE)
+
+/**
+ * struct ext2hole_super_block - the superblock, 1024 bytes at byte 1024
+ */
+struct ext2hole_super_block {
+	__le32	s_inodes_count;		/* 0x000 */
+	__le32	s_blocks_count;		/* 0x004 */
+	__le32	s_r_blocks_count;	/* 0x008 reserved for root */
+	__le32	s_free_blocks_count;	/* 0x00c */
+	__le32	s_free_inodes_count;	/* 0x010 */
+	__le32	s_first_data_block;	/* 0x014 1 for 1 KiB blocks, else 0 */
+	__le32	s_log_block_size;	/* 0x018 block size = 1024 << this */
+	__le32	s_log_frag_size;	/* 0x01c */
+	__le32	s_blocks_per_group;	/* 0x020 */
+	__le32	s_frags_per_group;	/* 0x024 */
+	__le32	s_inodes_per_group;	/* 0x028 */
+	__le32	s_mtime;		/* 0x02c */
+	__le32	s_wtime;		/* 0x030 */
+	__le16	s_mnt_count;		/* 0x034 */
+	__le16	s_max_mnt_count;	/* 0x036 */
+	__le16	s_magic;		/* 0x038 */
+	__le16	s_state;		/* 0x03a */
+	__le16	s_errors;		/* 0x03c */
+	__le16	s_minor_rev_level;	/* 0x03e */
+	__le32	s_lastcheck;		/* 0x040 */
+	__le32	s_checkinterval;	/* 0x044 */
+	__le32	s_creator_os;		/* 0x048 */
+	__le32	s_rev_level;		/* 0x04c */
+	__le16	s_def_resuid;		/* 0x050 */
+	__le16	s_def_resgid;		/* 0x052 */
+	/* EXT2HOLE_DYNAMIC_REV only */
+	__le32	s_first_ino;		/* 0x054 first non-reserved inode */
+	__le16	s_inode_size;		/* 0x058 */
+	__le16	s_block_group_nr;	/* 0x05a group of this superblock copy */
+	__le32	s_feature_compat;	/* 0x05c */
+	__le32	s_feature_incompat;	/* 0x060 */
+	__le32	s_feature_ro_compat;	/* 0x064 */
+	__u8	s_uuid[16];		/* 0x068 */
+	char	s_volume_name[16];	/* 0x078 */
+	char	s_last_mounted[64];	/* 0x088 */
+	__le32	s_algorithm_usage_bitmap; /* 0x0c8 */
+	__u8	s_prealloc_blocks;	/* 0x0cc */
+	__u8	s_prealloc_dir_blocks;	/* 0x0cd */
+	__le16	s_reserved_gdt_blocks;	/* 0x0ce resize_inode */
+	__u8	s_journal_uuid[16];	/* 0x0d0 */
+	__le32	s_journal_inum;		/* 0x0e0 */
+	__le32	s_journal_dev;		/* 0x0e4 */
+	__le32	s_last_orphan;		/* 0x0e8 */
+	__le32	s_hash_seed[4];		/* 0x0ec dir_index */
+	__u8	s_def_hash_version;	/* 0x0fc */
+	__u8	s_jnl_backup_type;	/* 0x0fd */
+	__le16	s_desc_size;		/* 0x0fe 64bit only */
+	__le32	s_default_mount_opts;	/* 0x100 */
+	__le32	s_first_meta_bg;	/* 0x104 */
+	__le32	s_mkfs_time;		/* 0x108 */
+	__le32	s_jnl_blocks[17];	/* 0x10c */
+	__le32	s_reserved[172];	/* 0x150 up to 0x400 */
+};
+static_assert(sizeof(struct ext2hole_super_block) == 1024);
+
+/**
+ * struct ext2hole_group_desc - one block group descriptor, 32 bytes
+ */
+struct ext2hole_group_desc {
+	__le32	bg_block_bitmap;	/* 0x00 */
+	__le32	bg_inode_bitmap;	/* 0x04 */
+	__le32	bg_inode_table;		/* 0x08 */
+	__le16	bg_free_blocks_count;	/* 0x0c */
+	__le16	bg_free_inodes_count;	/* 0x0e */
+	__le16	bg_used_dirs_count;	/* 0x10 */
+	__le16	bg_flags;		/* 0x12 */
+	__le32	bg_reserved[3];		/* 0x14 */
+};
+static_assert(sizeof(struct ext2hole_group_desc) == 32);
+
+/**
+ * struct ext2hole_inode - the on-disk inode, first 128 bytes
+ *
+ * Revision 1 images may have larger inodes (s_inode_size, 256 by default
+ * on Debian 12): the bytes after these 128 are preserved as they are.
+ */
+struct ext2hole_inode {
+	__le16	i_mode;			/* 0x00 */
+	__le16	i_uid;			/* 0x02 low 16 bits */
+	__le32	i_size;			/* 0x04 low 32 bits */
+	__le32	i_atime;		/* 0x08 */
+	__le32	i_ctime;		/* 0x0c */
+	__le32	i_mtime;		/* 0x10 */
+	__le32	i_dtime;		/* 0x14 deletion time */
+	__le16	i_gid;			/* 0x18 low 16 bits */
+	__le16	i_links_count;		/* 0x1a */
+	__le32	i_blocks;		/* 0x1c in 512-byte units */
+	__le32	i_flags;		/* 0x20 */
+	__le32	i_osd1;			/* 0x24 */
+	__le32	i_block[EXT2HOLE_N_BLOCKS]; /* 0x28 block pointers */
+	__le32	i_generation;		/* 0x64 */
+	__le32	i_file_acl;		/* 0x68 xattr block */
+	__le32	i_size_high;		/* 0x6c i_dir_acl in rev 0 */
+	__le32	i_faddr;		/* 0x70 */
+	__u8	i_frag;			/* 0x74 */
+	__u8	i_fsize;		/* 0x75 */
+	__le16	i_pad1;			/* 0x76 */
+	__le16	i_uid_high;		/* 0x78 */
+	__le16	i_gid_high;		/* 0x7a */
+	__le32	i_reserved2;		/* 0x7c */
+};
+static_assert(sizeof(struct ext2hole_inode) == 128);
+
+/* i_flags */
+#define EXT2HOLE_SECRM_FL		0x00000001
+#define EXT2HOLE_UNRM_FL		0x00000002
+#define EXT2HOLE_COMPR_FL		0x00000004
+#define EXT2HOLE_SYNC_FL		0x00000008
+#define EXT2HOLE_IMMUTABLE_FL		0x00000010
+#define EXT2HOLE_APPEND_FL		0x00000020
+#define EXT2HOLE_NODUMP_FL		0x00000040
+#define EXT2HOLE_NOATIME_FL		0x00000080
+#define EXT2HOLE_INDEX_FL		0x00001000	/* htree directory */
+#define EXT2HOLE_DIRSYNC_FL		0x00010000
+#define EXT2HOLE_TOPDIR_FL		0x00020000
+
+/**
+ * struct ext2hole_dir_entry - a directory entry (filetype feature layout)
+ *
+ * Without the filetype feature, name_len is a __le16 and file_type is 0:
+ * readers take name_len as the low byte and ignore file_type then.
+ */
+struct ext2hole_dir_entry {
+	__le32	inode;			/* 0x0 0 = unused entry */
+	__le16	rec_len;		/* 0x4 */
+	__u8	name_len;		/* 0x6 */
+	__u8	file_type;		/* 0x7 */
+	char	name[];			/* 0x8 up to 255 bytes, not NUL-ended */
+};
+static_assert(sizeof(struct ext2hole_dir_entry) == 8);
+
+#define EXT2HOLE_NAME_LEN		255
+#define EXT2HOLE_DIR_PAD		4
+#define EXT2HOLE_DIR_REC_LEN(name_len)	(((name_len) + 8 + 3) & ~3)
+#define EXT2HOLE_MAX_REC_LEN		((1 << 16) - 1)
+
+/* file_type in a directory entry */
+enum {
+	EXT2HOLE_FT_UNKNOWN	= 0,
+	EXT2HOLE_FT_REG_FILE	= 1,
+	EXT2HOLE_FT_DIR		= 2,
+	EXT2HOLE_FT_CHRDEV	= 3,
+	EXT2HOLE_FT_BLKDEV	= 4,
+	EXT2HOLE_FT_FIFO	= 5,
+	EXT2HOLE_FT_SOCK	= 6,
+	EXT2HOLE_FT_SYMLINK	= 7,
+	EXT2HOLE_FT_MAX
+};
+
+/**
+ * struct ext2hole_xattr_header - head of an extended-attribute block
+ *
+ * ext2hole does not read or write extended attributes; it keeps the
+ * block's reference count right when an inode that owns one is deleted.
+ */
+struct ext2hole_xattr_header {
+	__le32	h_magic;		/* 0x00 EXT2HOLE_XATTR_MAGIC */
+	__le32	h_refcount;		/* 0x04 */
+	__le32	h_blocks;		/* 0x08 must be 1 */
+	__le32	h_hash;			/* 0x0c */
+	__le32	h_reserved[4];		/* 0x10 */
+};
+static_assert(sizeof(struct ext2hole_xattr_header) == 32);
+#define EXT2HOLE_XATTR_MAGIC		0xEA020000
+
+/* A fast symlink keeps its target in i_block (60 bytes at most). */
+#define EXT2HOLE_FAST_SYMLINK_MAX	(EXT2HOLE_N_BLOCKS * 4)
+
+#endif /* _EXT2HOLE_FS_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module-private hole API (DESIGN.md section 4): the semantics of Jan
+ * Kara's "better mmaps when blocksize < pagesize" series, for the 6.1 API.
+ * It knows nothing of the on-disk format: callers hand it a get_block.
+ */
+#ifndef _EXT2HOLE_HOLE_H
+#define _EXT2HOLE_HOLE_H
+
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/buffer_head.h>
+#include <linux/writeback.h>
+
+/**
+ * enum ext2hole_mkwrite_policy - what page_mkwrite does (mount option mkwrite=)
+ * @EXT2HOLE_MKWRITE_ALLOC: allocate the blocks under the page at the fault (default)
+ * @EXT2HOLE_MKWRITE_NOALLOC: mark unmapped buffers delayed; allocate at writeback
+ */
+enum ext2hole_mkwrite_policy {
+	EXT2HOLE_MKWRITE_ALLOC = 0,
+	EXT2HOLE_MKWRITE_NOALLOC = 1,
+};
+
+/**
+ * struct ext2hole_hole_stats - per-superblock counters of the hole API
+ *
+ * Shown in /sys/fs/ext2hole/<dev>/.  All are monotonic since mount.
+ */
+struct ext2hole_hole_stats {
+	atomic64_t holes_prepared;	/* prepare_hole calls that zeroed something */
+	atomic64_t pages_wrprotected;	/* finish_hole folio_mkclean calls */
+	atomic64_t mkwrite_alloc;	/* page_mkwrite calls, alloc policy */
+	atomic64_t mkwrite_noalloc;	/* page_mkwrite calls, noalloc policy */
+	atomic64_t mkwrite_enospc;	/* page_mkwrite failures by errno */
+	atomic64_t mkwrite_edquot;
+	atomic64_t mkwrite_eio;
+	atomic64_t mkwrite_other;
+	atomic64_t pages_written;	/* pages submitted by write_full_page */
+	atomic64_t delayed_mapped;	/* delayed buffers mapped at writeback */
+	atomic64_t writeback_errors;	/* write_full_page errors */
+};
+
+/* hole.c */
+int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
+			  get_block_t *get_block);
+void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to);
+vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf);
+vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
+				       get_block_t *get_block);
+int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
+			     struct writeback_control *wbc);
+int ext2hole_writepages(struct address_space *mapping,
+			struct writeback_control *wbc, get_block_t *get_block);
+
+/*
+ * Provided by the filesystem (super.c): the counters of the superblock
+ * an inode lives on, so that the hole API needs no knowledge of sb_info.
+ */
+struct ext2hole_hole_stats *ext2hole_hole_stats(struct super_block *sb);
+
+#endif /* _EXT2HOLE_HOLE_H */
