@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what building and testing ext2hole needs, when it is missing.
+# Runs as root on Debian 12 (apt-get); as another user it only reports.
+set -euo pipefail
+
+kver=$(scripts/kver.sh 2>/dev/null || true)
+if [ -z "$kver" ]; then
+	# A fresh machine has no package lists yet: resolve after an update.
+	if [ "$(id -u)" = 0 ]; then
+		apt-get update -q >/dev/null
+		kver=$(scripts/kver.sh)
+	else
+		echo "deps.sh: cannot resolve the packaged kernel; run as root" >&2
+		exit 1
+	fi
+fi
+
+pkgs=(make gcc libc6-dev "linux-headers-$kver" linux-source-6.1
+      qemu-system-x86 busybox-static e2fsprogs kmod cpio xz-utils gzip
+      ${EXT2HOLE_EXTRA_PKGS:-})
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing packages (run as root to install): ${missing[*]}" >&2
+	exit 1
+fi
+echo "deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the packaged kernel in QEMU (TCG) with a hard timeout.
+#   usage: run-guest.sh -i INITRD -l LOG [-t SECONDS] [-a APPEND] [-d DISK]...
+# Disks attach as virtio drives in order (vda, vdb, ...).  The console goes
+# to LOG.  Exit status: QEMU's, or 124 when the timeout killed the guest.
+# Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+initrd='' log='' timeout=300 append=''
+disks=()
+while getopts 'i:l:t:a:d:' opt; do
+	case $opt in
+	i) initrd=$OPTARG ;;
+	l) log=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) append=$OPTARG ;;
+	d) disks+=("$OPTARG") ;;
+	*) exit 2 ;;
+	esac
+done
+[ -n "$initrd" ] && [ -n "$log" ] || { echo "usage: $0 -i INITRD -l LOG ..." >&2; exit 2; }
+
+if [ -n "${EXT2HOLE_KERNEL:-}" ]; then
+	kernel=$EXT2HOLE_KERNEL
+else
+	kver=$("$top/scripts/kver.sh")
+	kernel=$("$top/scripts/fetch-kernel.sh")/boot/vmlinuz-$kver
+fi
+
+args=(-accel tcg -cpu max -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HOLE_SMP:-2}"
+      -display none -monitor none -serial stdio -no-reboot
+      -kernel "$kernel" -initrd "$initrd"
+      -append "console=ttyS0 panic=-1 loglevel=5 $append")
+for d in "${disks[@]}"; do
+	args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
+done
+
+rc=0
+timeout -k 10 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1 || rc=$?
+exit "$rc"

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers for tests/suites/*.guest (busybox sh).
+
+pass() { n=$1; shift; echo "RESULT PASS $n $*"; }
+fail() { n=$1; shift; echo "RESULT FAIL $n ${*:-failed}"; }
+skip() { n=$1; shift; echo "RESULT SKIP $n $*"; }
+info() { echo "INFO $*"; }
+
+# check NAME cmd...: PASS when the command exits 0.
+check() {
+	n=$1; shift
+	if out=$("$@" 2>&1); then
+		pass "$n"
+	else
+		fail "$n" "exit $?: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# expect_fail NAME cmd...: PASS when the command fails.
+expect_fail() {
+	n=$1; shift
+	if out=$("$@" 2>&1); then
+		fail "$n" "succeeded unexpectedly: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+	else
+		pass "$n"
+	fi
+}
+
+# fsck_dev DEV: e2fsck -fn on an unmounted device; prints the output on failure.
+fsck_dev() {
+	if out=$(e2fsck -fn "$1" 2>&1); then
+		return 0
+	fi
+	echo "$out" | tail -n 20
+	return 1
+}
+
+# have_fs TYPE: the filesystem type is registered in the guest.
+have_fs() { grep -qw "$1" /proc/filesystems; }
+
+# dev_name DEV: /dev/vdb -> vdb (the name in ext2hole's log lines and sysfs).
+dev_name() { basename "$1"; }
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run one suite: prepare its images on the host, boot the guest on them,
+# collect the RESULT lines, e2fsck every disk, scan the kernel log.
+#   usage: run-suite.sh NAME INITRD
+# Prints PASS:/FAIL:/SKIP: and INFO lines; writes "passed failed skipped"
+# to $RESULTS/NAME.counts.  Exit 1 on any failure.
+set -euo pipefail
+
+SUITE=$1
+initrd=$2
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KVER=$("$TOP/scripts/kver.sh")
+HOSTBIN=$BUILD/tests/hostbin
+RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
+WORK=$BUILD/work/$SUITE
+log=$RESULTS/$SUITE.log
+RES_FILE=$RESULTS/$SUITE.results
+export SUITE TOP BUILD KVER HOSTBIN WORK RES_FILE
+
+rm -rf "$WORK"
+mkdir -p "$WORK/in" "$WORK/out" "$RESULTS"
+: >"$RES_FILE"
+# shellcheck source=tests/host-lib.sh
+source "$TOP/tests/host-lib.sh"
+
+# The suite's host side runs in its own bash so that `set -e` holds inside
+# prepare and verify; prepare hands its variables back through a file.
+suite_bash() {	# suite_bash FUNCTION
+	bash -c 'set -euo pipefail
+		source "$TOP/tests/host-lib.sh"
+		DISKS=(); FSCK_SKIP=(); TIMEOUT=300; APPEND=""
+		source "$TOP/tests/suites/$SUITE.host"
+		[ -f "$WORK/.vars" ] && source "$WORK/.vars"
+		cd "$WORK"
+		if [ "$1" = prepare ]; then
+			prepare
+			declare -p DISKS FSCK_SKIP TIMEOUT APPEND >"$WORK/.vars"
+		elif declare -F verify >/dev/null; then
+			verify
+		fi' suite_bash "$1"
+}
+
+guest_ok=0
+if ! suite_bash prepare >"$WORK/prepare.log" 2>&1; then
+	record FAIL prepare "host-side prepare failed: $(tail -n 5 "$WORK/prepare.log" | tr '\n' ' ')"
+else
+	# shellcheck source=/dev/null
+	source "$WORK/.vars"
+	timeout=$((TIMEOUT * ${EXT2HOLE_TIMEOUT_SCALE:-1}))
+	(cd "$WORK/in" && tar -cf "$WORK/in.tar" .)
+	rm -f "$WORK/out.img"
+	truncate -s 256M "$WORK/out.img"
+	dargs=()
+	for d in "${DISKS[@]}"; do dargs+=(-d "$d"); done
+	start=$(date +%s)
+	rc=0
+	"$TOP/scripts/run-guest.sh" -i "$initrd" -l "$log" -t "$timeout" \
+		-a "ext2hole.suite=$SUITE ext2hole.ndisks=${#DISKS[@]} $APPEND" \
+		"${dargs[@]}" -d "$WORK/in.tar" -d "$WORK/out.img" || rc=$?
+	secs=$(($(date +%s) - start))
+	tar -xf "$WORK/out.img" -C "$WORK/out" 2>/dev/null || true
+	cp "$WORK/out/dmesg.txt" "$RESULTS/$SUITE.dmesg" 2>/dev/null || true
+
+	tr -d '\r' <"$log" | sed -n 's/^RESULT \(PASS\|FAIL\|SKIP\) /\1 /p' |
+	while read -r st name rest; do
+		record "$st" "$name" "$rest"
+	done
+	if ! tr -d '\r' <"$log" | grep -q "^EXT2HOLE-SUITE-END $SUITE"; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			record FAIL guest "guest hung: killed after ${timeout}s"
+		else
+			record FAIL guest "guest did not finish the suite (qemu rc=$rc, ${secs}s)"
+		fi
+	else
+		guest_ok=1
+	fi
+	# Kernel splats fail the suite, on the console or in dmesg.
+	pat='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
+	# Boot banners of the debug kernel's checkers are not reports.
+	EXT2HOLE_SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
+	# Only kernel lines count: timestamped console lines and dmesg.
+	splat=$( (tr -d '\r' <"$log" | grep -E '^\[ *[0-9]+\.[0-9]+\]'
+		  cat "$WORK/out/dmesg.txt" 2>/dev/null) |
+		grep -E "$pat" | grep -vE "$EXT2HOLE_SPLAT_IGNORE" | head -n 5 || true)
+	if [ -s "$WORK/out/kmemleak.txt" ]; then
+		splat="$splat kmemleak: $(head -n 3 "$WORK/out/kmemleak.txt" | tr '\n' ' ')"
+	fi
+	if [ -n "$splat" ]; then
+		record FAIL kernel-log "$(echo "$splat" | tr '\n' ' ' | cut -c1-400)"
+	else
+		record PASS kernel-log "clean (${secs}s)"
+	fi
+	# e2fsck -fn on every disk that is not corrupt on purpose.
+	for d in "${DISKS[@]}"; do
+		skipd=0
+		for s in "${FSCK_SKIP[@]}"; do [ "$s" = "$d" ] && skipd=1; done
+		[ $skipd = 1 ] && continue
+		if out=$(e2fsck -fn "$d" 2>&1); then
+			record PASS "e2fsck:$(basename "$d")"
+		else
+			record FAIL "e2fsck:$(basename "$d")" "$(echo "$out" | grep -v '^Pass\|^e2fsck\|^$' | head -n 4 | tr '\n' ' ')"
+		fi
+	done
+	if [ $guest_ok = 1 ]; then
+		suite_bash verify >>"$WORK/verify.log" 2>&1 ||
+			record FAIL verify "host-side verify failed: $(tail -n 3 "$WORK/verify.log" | tr '\n' ' ')"
+	fi
+fi
+
+tr -d '\r' <"$log" 2>/dev/null | grep '^INFO ' || true
+if [ ! -s "$RES_FILE" ]; then
+	record FAIL results "the suite printed no RESULT line"
+fi
+p=$(grep -c '^PASS ' "$RES_FILE" || true)
+f=$(grep -c '^FAIL ' "$RES_FILE" || true)
+s=$(grep -c '^SKIP ' "$RES_FILE" || true)
+sed -e 's/^\(PASS\|FAIL\|SKIP\) /\1: /' "$RES_FILE"
+echo "$p $f $s" >"$RESULTS/$SUITE.counts"
+[ "$f" = 0 ]
