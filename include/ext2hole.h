@@ -164,7 +164,11 @@ void ext2hole_set_inode_flags(struct inode *inode);
 int ext2hole_sync_inode(struct inode *inode);
 
 /* dir.c */
+#ifndef EFSCORRUPTED
+#define EFSCORRUPTED			EUCLEAN	/* on-disk data is corrupt */
+#endif
 extern const struct file_operations ext2hole_dir_operations;
+void ext2hole_put_dir_page(struct page *page);
 struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 					       const struct qstr *child,
 					       struct page **res_page);
@@ -181,6 +185,7 @@ int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
 		      bool update_times);
 
 /* namei.c */
+#define EXT2HOLE_LINK_MAX		32000	/* as stock ext2 */
 extern const struct inode_operations ext2hole_dir_inode_operations;
 extern const struct inode_operations ext2hole_special_inode_operations;
 
