@@ -1,10 +1,499 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole directory inode operations (stub; filled in soon).
+ * ext2hole directory inode operations: the namespace on top of dir.c.
+ *
+ * The VFS holds the parent's i_rwsem (both parents' for a rename), so the
+ * directory changes below never race with each other or with a lookup.
+ * Link counts are the only state shared with other directories; a count
+ * that on-disk corruption has already brought to zero is reported and
+ * left alone instead of wrapping.
  */
 #include "ext2hole.h"
 
+static void ext2hole_inc_count(struct inode *inode)
+{
+	inc_nlink(inode);
+	mark_inode_dirty(inode);
+}
+
+static void ext2hole_drop_nlink(struct inode *inode)
+{
+	if (unlikely(!inode->i_nlink)) {
+		ext2hole_error(inode->i_sb,
+			       "inode #%lu: link count already zero",
+			       inode->i_ino);
+		return;
+	}
+	drop_nlink(inode);
+}
+
+static void ext2hole_dec_count(struct inode *inode)
+{
+	ext2hole_drop_nlink(inode);
+	mark_inode_dirty(inode);
+}
+
+/* May an entry on disk name inode @ino? */
+static bool ext2hole_valid_entry_ino(struct super_block *sb, ino_t ino)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+
+	if (ino == EXT2HOLE_ROOT_INO)
+		return true;
+	return ino >= sbi->s_first_ino && ino <= sbi->s_inodes_count;
+}
+
+static struct dentry *ext2hole_lookup(struct inode *dir, struct dentry *dentry,
+				      unsigned int flags)
+{
+	struct super_block *sb = dir->i_sb;
+	struct inode *inode = NULL;
+	ino_t ino;
+	int err;
+
+	if (dentry->d_name.len > EXT2HOLE_NAME_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+
+	err = ext2hole_inode_by_name(dir, &dentry->d_name, &ino);
+	if (err && err != -ENOENT)
+		return ERR_PTR(err);
+	if (!err) {
+		if (!ext2hole_valid_entry_ino(sb, ino)) {
+			ext2hole_error(sb,
+				       "directory #%lu: entry '%pd' names reserved inode %lu",
+				       dir->i_ino, dentry, ino);
+			return ERR_PTR(-EFSCORRUPTED);
+		}
+		inode = ext2hole_iget(sb, ino);
+		if (inode == ERR_PTR(-ESTALE)) {
+			ext2hole_error(sb,
+				       "directory #%lu: entry '%pd' names deleted inode %lu",
+				       dir->i_ino, dentry, ino);
+			return ERR_PTR(-EFSCORRUPTED);
+		}
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+/* Give a new regular file its operations. */
+static void ext2hole_set_file_ops(struct inode *inode)
+{
+	inode->i_op = &ext2hole_file_inode_operations;
+	inode->i_fop = &ext2hole_file_operations;
+	inode->i_mapping->a_ops = &ext2hole_aops;
+}
+
+/*
+ * ext2hole_add_nondir - link a new non-directory inode into its parent
+ *
+ * On failure the inode, still I_NEW, loses its only link and is discarded,
+ * which frees it.
+ */
+static int ext2hole_add_nondir(struct dentry *dentry, struct inode *inode)
+{
+	int err = ext2hole_add_link(dentry, inode);
+
+	if (!err) {
+		d_instantiate_new(dentry, inode);
+		return 0;
+	}
+	ext2hole_dec_count(inode);
+	discard_new_inode(inode);
+	return err;
+}
+
+static int ext2hole_create(struct user_namespace *mnt_userns, struct inode *dir,
+			   struct dentry *dentry, umode_t mode, bool excl)
+{
+	struct inode *inode;
+
+	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	ext2hole_set_file_ops(inode);
+	mark_inode_dirty(inode);
+	return ext2hole_add_nondir(dentry, inode);
+}
+
+static int ext2hole_tmpfile(struct user_namespace *mnt_userns,
+			    struct inode *dir, struct file *file, umode_t mode)
+{
+	struct inode *inode;
+
+	inode = ext2hole_new_inode(dir, mode, NULL);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	ext2hole_set_file_ops(inode);
+	mark_inode_dirty(inode);
+	d_tmpfile(file, inode);		/* drops the link: nlink 0 until linkat */
+	unlock_new_inode(inode);
+	return finish_open_simple(file, 0);
+}
+
+static int ext2hole_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+			  struct dentry *dentry, umode_t mode, dev_t rdev)
+{
+	struct inode *inode;
+
+	if (!S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) &&
+	    !S_ISSOCK(mode))
+		return -EINVAL;
+	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	init_special_inode(inode, inode->i_mode, rdev);
+	inode->i_op = &ext2hole_special_inode_operations;
+	mark_inode_dirty(inode);
+	return ext2hole_add_nondir(dentry, inode);
+}
+
+static int ext2hole_symlink(struct user_namespace *mnt_userns,
+			    struct inode *dir, struct dentry *dentry,
+			    const char *symname)
+{
+	struct super_block *sb = dir->i_sb;
+	unsigned int l = strlen(symname) + 1;	/* with the NUL */
+	struct inode *inode;
+	int err;
+
+	if (l > sb->s_blocksize)
+		return -ENAMETOOLONG;
+
+	inode = ext2hole_new_inode(dir, S_IFLNK | 0777, &dentry->d_name);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+
+	if (l > EXT2HOLE_FAST_SYMLINK_MAX) {
+		/* slow symlink: the target lives in a data block */
+		inode->i_op = &ext2hole_symlink_inode_operations;
+		inode_nohighmem(inode);
+		inode->i_mapping->a_ops = &ext2hole_aops;
+		err = page_symlink(inode, symname, l);
+		if (err)
+			goto out_fail;
+	} else {
+		/* fast symlink: the target lives in i_data */
+		inode->i_op = &ext2hole_fast_symlink_inode_operations;
+		inode->i_link = (char *)EXT2HOLE_I(inode)->i_data;
+		memcpy(inode->i_link, symname, l);
+		inode->i_size = l - 1;
+	}
+	mark_inode_dirty(inode);
+	return ext2hole_add_nondir(dentry, inode);
+
+out_fail:
+	ext2hole_dec_count(inode);
+	discard_new_inode(inode);
+	return err;
+}
+
+static int ext2hole_link(struct dentry *old_dentry, struct inode *dir,
+			 struct dentry *dentry)
+{
+	struct inode *inode = d_inode(old_dentry);
+	int err;
+
+	if (inode->i_nlink >= EXT2HOLE_LINK_MAX)
+		return -EMLINK;
+
+	inode->i_ctime = current_time(inode);
+	ext2hole_inc_count(inode);	/* from 0 for an O_TMPFILE file */
+	ihold(inode);
+
+	err = ext2hole_add_link(dentry, inode);
+	if (!err) {
+		d_instantiate(dentry, inode);
+		return 0;
+	}
+	ext2hole_dec_count(inode);
+	iput(inode);
+	return err;
+}
+
+static int ext2hole_unlink(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	struct ext2hole_dir_entry *de;
+	struct page *page;
+	int err;
+
+	de = ext2hole_find_entry(dir, &dentry->d_name, &page);
+	if (IS_ERR(de))
+		return PTR_ERR(de);
+	if (unlikely(le32_to_cpu(de->inode) != inode->i_ino)) {
+		ext2hole_error(dir->i_sb,
+			       "directory #%lu: entry '%pd' changed under us (%u, not %lu)",
+			       dir->i_ino, dentry, le32_to_cpu(de->inode),
+			       inode->i_ino);
+		ext2hole_put_dir_page(page);
+		return -EFSCORRUPTED;
+	}
+	err = ext2hole_delete_entry(de, page);
+	ext2hole_put_dir_page(page);
+	if (err)
+		return err;
+
+	inode->i_ctime = dir->i_ctime;
+	ext2hole_dec_count(inode);
+	return 0;
+}
+
+static int ext2hole_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+			  struct dentry *dentry, umode_t mode)
+{
+	struct inode *inode;
+	int err;
+
+	if (dir->i_nlink >= EXT2HOLE_LINK_MAX)
+		return -EMLINK;
+
+	ext2hole_inc_count(dir);		/* the child's '..' */
+
+	inode = ext2hole_new_inode(dir, S_IFDIR | mode, &dentry->d_name);
+	err = PTR_ERR(inode);
+	if (IS_ERR(inode))
+		goto out_dir;
+
+	inode->i_op = &ext2hole_dir_inode_operations;
+	inode->i_fop = &ext2hole_dir_operations;
+	inode->i_mapping->a_ops = &ext2hole_aops;
+
+	ext2hole_inc_count(inode);		/* its own '.' */
+
+	err = ext2hole_make_empty(inode, dir);
+	if (err)
+		goto out_fail;
+	err = ext2hole_add_link(dentry, inode);
+	if (err)
+		goto out_fail;
+
+	d_instantiate_new(dentry, inode);
+	return 0;
+
+out_fail:
+	ext2hole_drop_nlink(inode);
+	ext2hole_dec_count(inode);
+	discard_new_inode(inode);
+out_dir:
+	ext2hole_dec_count(dir);
+	return err;
+}
+
+static int ext2hole_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = ext2hole_empty_dir(inode);
+	if (err <= 0)
+		return err ? err : -ENOTEMPTY;
+
+	err = ext2hole_unlink(dir, dentry);
+	if (err)
+		return err;
+	inode->i_size = 0;
+	ext2hole_dec_count(inode);		/* its '.' */
+	ext2hole_dec_count(dir);		/* its '..' */
+	return 0;
+}
+
+/*
+ * ext2hole_exchange - RENAME_EXCHANGE: swap what two existing names point to
+ *
+ * Everything that can fail on a corrupt directory (finding both entries,
+ * the '..' of directories that change parent) is looked up before the
+ * first change.
+ */
+static int ext2hole_exchange(struct inode *old_dir, struct dentry *old_dentry,
+			     struct inode *new_dir, struct dentry *new_dentry)
+{
+	struct inode *old_inode = d_inode(old_dentry);
+	struct inode *new_inode = d_inode(new_dentry);
+	bool old_is_dir = S_ISDIR(old_inode->i_mode);
+	bool new_is_dir = S_ISDIR(new_inode->i_mode);
+	struct ext2hole_dir_entry *old_de, *new_de;
+	struct ext2hole_dir_entry *old_dotdot = NULL, *new_dotdot = NULL;
+	struct page *old_page, *new_page;
+	struct page *old_dpage = NULL, *new_dpage = NULL;
+	int err;
+
+	if (old_dir != new_dir && old_is_dir != new_is_dir) {
+		struct inode *gains = old_is_dir ? new_dir : old_dir;
+
+		if (gains->i_nlink >= EXT2HOLE_LINK_MAX)
+			return -EMLINK;
+	}
+
+	old_de = ext2hole_find_entry(old_dir, &old_dentry->d_name, &old_page);
+	if (IS_ERR(old_de))
+		return PTR_ERR(old_de);
+	new_de = ext2hole_find_entry(new_dir, &new_dentry->d_name, &new_page);
+	if (IS_ERR(new_de)) {
+		err = PTR_ERR(new_de);
+		goto out_old;
+	}
+	if (old_dir != new_dir && old_is_dir) {
+		old_dotdot = ext2hole_dotdot(old_inode, &old_dpage);
+		if (IS_ERR(old_dotdot)) {
+			err = PTR_ERR(old_dotdot);
+			old_dotdot = NULL;
+			goto out_new;
+		}
+	}
+	if (old_dir != new_dir && new_is_dir) {
+		new_dotdot = ext2hole_dotdot(new_inode, &new_dpage);
+		if (IS_ERR(new_dotdot)) {
+			err = PTR_ERR(new_dotdot);
+			new_dotdot = NULL;
+			goto out_new;
+		}
+	}
+
+	err = ext2hole_set_link(old_dir, old_de, old_page, new_inode, true);
+	if (err)
+		goto out_new;
+	err = ext2hole_set_link(new_dir, new_de, new_page, old_inode, true);
+	if (err)
+		goto out_new;
+
+	if (old_dotdot) {
+		err = ext2hole_set_link(old_inode, old_dotdot, old_dpage,
+					new_dir, false);
+		if (err)
+			goto out_new;
+	}
+	if (new_dotdot) {
+		err = ext2hole_set_link(new_inode, new_dotdot, new_dpage,
+					old_dir, false);
+		if (err)
+			goto out_new;
+	}
+	if (old_dir != new_dir && old_is_dir != new_is_dir) {
+		if (old_is_dir) {
+			ext2hole_inc_count(new_dir);
+			ext2hole_dec_count(old_dir);
+		} else {
+			ext2hole_inc_count(old_dir);
+			ext2hole_dec_count(new_dir);
+		}
+	}
+	old_inode->i_ctime = current_time(old_inode);
+	new_inode->i_ctime = old_inode->i_ctime;
+	mark_inode_dirty(old_inode);
+	mark_inode_dirty(new_inode);
+
+out_new:
+	if (new_dpage)
+		ext2hole_put_dir_page(new_dpage);
+	if (old_dpage)
+		ext2hole_put_dir_page(old_dpage);
+	ext2hole_put_dir_page(new_page);
+out_old:
+	ext2hole_put_dir_page(old_page);
+	return err;
+}
+
+static int ext2hole_rename(struct user_namespace *mnt_userns,
+			   struct inode *old_dir, struct dentry *old_dentry,
+			   struct inode *new_dir, struct dentry *new_dentry,
+			   unsigned int flags)
+{
+	struct inode *old_inode = d_inode(old_dentry);
+	struct inode *new_inode = d_inode(new_dentry);
+	bool is_dir = S_ISDIR(old_inode->i_mode);
+	struct ext2hole_dir_entry *old_de, *dir_de = NULL;
+	struct page *old_page, *dir_page = NULL;
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	if (flags & RENAME_EXCHANGE)
+		return ext2hole_exchange(old_dir, old_dentry, new_dir,
+					 new_dentry);
+	/* RENAME_NOREPLACE: the VFS already refused an existing target. */
+
+	if (is_dir && !new_inode && new_dir != old_dir &&
+	    new_dir->i_nlink >= EXT2HOLE_LINK_MAX)
+		return -EMLINK;
+	if (is_dir && new_inode) {
+		err = ext2hole_empty_dir(new_inode);
+		if (err <= 0)
+			return err ? err : -ENOTEMPTY;
+	}
+
+	old_de = ext2hole_find_entry(old_dir, &old_dentry->d_name, &old_page);
+	if (IS_ERR(old_de))
+		return PTR_ERR(old_de);
+	if (is_dir && old_dir != new_dir) {
+		dir_de = ext2hole_dotdot(old_inode, &dir_page);
+		if (IS_ERR(dir_de)) {
+			err = PTR_ERR(dir_de);
+			dir_de = NULL;
+			goto out_old;
+		}
+	}
+
+	if (new_inode) {
+		struct ext2hole_dir_entry *new_de;
+		struct page *new_page;
+
+		new_de = ext2hole_find_entry(new_dir, &new_dentry->d_name,
+					     &new_page);
+		if (IS_ERR(new_de)) {
+			err = PTR_ERR(new_de);
+			goto out_dir;
+		}
+		err = ext2hole_set_link(new_dir, new_de, new_page, old_inode,
+					true);
+		ext2hole_put_dir_page(new_page);
+		if (err)
+			goto out_dir;
+		new_inode->i_ctime = current_time(new_inode);
+		if (is_dir)
+			ext2hole_drop_nlink(new_inode);	/* its '.' */
+		ext2hole_dec_count(new_inode);
+	} else {
+		err = ext2hole_add_link(new_dentry, old_inode);
+		if (err)
+			goto out_dir;
+		if (is_dir)
+			ext2hole_inc_count(new_dir);
+	}
+
+	/* Like stock ext2: a rename changes the moved inode's ctime. */
+	old_inode->i_ctime = current_time(old_inode);
+	mark_inode_dirty(old_inode);
+
+	err = ext2hole_delete_entry(old_de, old_page);
+	if (err)
+		goto out_dir;
+
+	if (is_dir) {
+		if (dir_de)
+			err = ext2hole_set_link(old_inode, dir_de, dir_page,
+						new_dir, false);
+		ext2hole_dec_count(old_dir);
+	}
+
+out_dir:
+	if (dir_page)
+		ext2hole_put_dir_page(dir_page);
+out_old:
+	ext2hole_put_dir_page(old_page);
+	return err;
+}
+
 const struct inode_operations ext2hole_dir_inode_operations = {
+	.create		= ext2hole_create,
+	.lookup		= ext2hole_lookup,
+	.link		= ext2hole_link,
+	.unlink		= ext2hole_unlink,
+	.symlink	= ext2hole_symlink,
+	.mkdir		= ext2hole_mkdir,
+	.rmdir		= ext2hole_rmdir,
+	.mknod		= ext2hole_mknod,
+	.rename		= ext2hole_rename,
+	.tmpfile	= ext2hole_tmpfile,
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
 };
