@@ -1,36 +1,561 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ext2hole: the hole API (stub, being written) */
+/*
+ * ext2hole: the module-private hole API (DESIGN.md section 4).
+ *
+ * This is Jan Kara's 2009 "better mmaps when blocksize < pagesize" series
+ * (block_prepare_hole, block_finish_hole, noalloc_page_mkwrite and the
+ * new-style block_write_full_page), rewritten for the 6.1 API and kept
+ * private to the module.  It knows nothing of the on-disk format: every
+ * entry point that needs the block map takes the filesystem's get_block.
+ *
+ * Lock order:
+ *
+ *   i_rwsem -> invalidate_lock -> page lock -> get_block's map lock -> buffer lock
+ *
+ * Faults (page_mkwrite):
+ *
+ *   mmap_lock -> sb_start_pagefault -> invalidate_lock (shared) -> page lock
+ *
+ * A size change that grows the file holds i_rwsem and the invalidate lock
+ * exclusive around prepare_hole(), i_size_write() and finish_hole().  The
+ * page_mkwrite handlers take the invalidate lock shared, so a store that
+ * needs page_mkwrite either lands before prepare_hole() write-protects and
+ * zeroes the old EOF page (and is zeroed), or runs after the new i_size is
+ * visible (and allocates, or delays, the newly valid blocks).
+ */
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/rmap.h>
+#include <linux/blkdev.h>
+#include <linux/writeback.h>
+#include <linux/buffer_head.h>
 #include "ext2hole.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+/**
+ * ext2hole_prepare_hole - zero the tail of the old EOF page before growth
+ * @inode: the inode whose size grows
+ * @from: the old size: the hole starts here
+ * @to: the new size (or the start of the data written beyond @from)
+ * @get_block: the filesystem's block mapping function
+ *
+ * Called before i_size grows from @from to @to, with i_rwsem held and, for
+ * the exact guarantee, the invalidate lock held exclusive (setsize and the
+ * write path's extension do so; write_begin's defensive call does not).
+ *
+ * The page straddling @from is first write-protected, so that no store
+ * through a PTE made writable while @from was EOF can land after the
+ * zeroing; then it is zeroed from @from up to min(page end, @to).  The
+ * block straddling @from is zeroed on disk too: it is read first when it is
+ * mapped and not uptodate, and marked dirty, because new-style writeback
+ * writes whole buffers and its tail on disk may hold bytes stored through
+ * a mapping beyond EOF.  When the page is not cached and that block is a
+ * hole, there is nothing to zero.
+ *
+ * Return: 0, -ENOMEM, -EIO, or the error of @get_block; any error must
+ * abort the size change.
+ */
 int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 			  get_block_t *get_block)
 {
-	return 0;
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int bsize = i_blocksize(inode);
+	unsigned int offset = offset_in_page(from);
+	pgoff_t index = from >> PAGE_SHIFT;
+	bool partial_block = from & (bsize - 1);
+	struct buffer_head *bh = NULL;
+	struct page *page;
+	unsigned int len;
+	bool dirtied = false;
+	int err = 0;
+
+	lockdep_assert_held(&inode->i_rwsem);
+
+	/* A page-aligned @from leaves no partial page to zero. */
+	if (from >= to || !offset)
+		return 0;
+
+	page = find_lock_page(mapping, index);
+	if (!page) {
+		struct buffer_head map_bh = { .b_size = bsize };
+
+		/* Nothing cached: only a mapped straddling block matters. */
+		if (!partial_block)
+			goto out;
+		err = get_block(inode, from >> inode->i_blkbits, &map_bh, 0);
+		if (err || !buffer_mapped(&map_bh))
+			goto out;
+		page = grab_cache_page(mapping, index);
+		if (!page) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+
+	/*
+	 * Write-protect before zeroing: a store through an old writable PTE
+	 * must not land between the zeroing and the new i_size.  The next
+	 * store faults into page_mkwrite, which waits for the invalidate lock.
+	 */
+	if (folio_mkclean(page_folio(page)))
+		set_page_dirty(page);
+	folio_wait_stable(page_folio(page));
+
+	if (partial_block) {
+		unsigned int bstart;
+
+		if (!page_has_buffers(page))
+			create_empty_buffers(page, bsize, 0);
+		bh = page_buffers(page);
+		for (bstart = bsize; bstart <= offset; bstart += bsize)
+			bh = bh->b_this_page;
+
+		if (!buffer_mapped(bh) && !buffer_delay(bh)) {
+			err = get_block(inode, from >> inode->i_blkbits, bh, 0);
+			if (err)
+				goto unlock;
+		}
+		if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
+			if (PageUptodate(page)) {
+				set_buffer_uptodate(bh);
+			} else if (bh_read(bh, 0) < 0) {
+				err = -EIO;
+				goto unlock;
+			}
+		}
+		/* A hole: nothing on disk to fix, the page cache is zeroed. */
+		if (!buffer_mapped(bh) && !buffer_delay(bh))
+			bh = NULL;
+	}
+
+	len = min_t(loff_t, PAGE_SIZE - offset, to - from);
+	zero_user(page, offset, len);
+	if (bh) {
+		mark_buffer_dirty(bh);
+		dirtied = true;
+	}
+	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->holes_prepared);
+unlock:
+	unlock_page(page);
+	put_page(page);
+out:
+	trace_ext2hole_prepare_hole(inode, from, to, dirtied, err);
+	return err;
 }
 
+/**
+ * ext2hole_finish_hole - write-protect the old EOF page after growth
+ * @inode: the inode whose size grew
+ * @from: the old size
+ * @to: the new size
+ *
+ * Called after i_size_write().  When the growth makes further blocks of the
+ * page straddling @from valid, that page is write-protected (and re-dirtied
+ * if a PTE was dirty), so that the next store through any mapping faults
+ * into page_mkwrite, which allocates (or delays) the newly valid blocks
+ * (G3).  Nothing to do when the block size is the page size, or when no
+ * block of that page after the one holding @from becomes valid.
+ */
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to)
 {
+	unsigned int bsize = i_blocksize(inode);
+	loff_t rounded_from;
+	struct page *page;
+
+	if (from >= to || bsize == PAGE_SIZE)
+		return;
+	rounded_from = round_up(from, bsize);
+	if (to <= rounded_from || !offset_in_page(rounded_from))
+		return;
+
+	page = find_lock_page(inode->i_mapping, from >> PAGE_SHIFT);
+	if (!page)
+		return;
+	/* See clear_page_dirty_for_io() for why the page is re-dirtied. */
+	if (folio_mkclean(page_folio(page)))
+		set_page_dirty(page);
+	unlock_page(page);
+	put_page(page);
+
+	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->pages_wrprotected);
+	trace_ext2hole_finish_hole(inode, from, to, true);
 }
 
-vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf)
+static void ext2hole_count_mkwrite_error(struct ext2hole_hole_stats *st,
+					 int err)
 {
-	return block_page_mkwrite_return(-EINVAL);
+	switch (err) {
+	case -ENOSPC:
+		atomic64_inc(&st->mkwrite_enospc);
+		break;
+	case -EDQUOT:
+		atomic64_inc(&st->mkwrite_edquot);
+		break;
+	case -EIO:
+		atomic64_inc(&st->mkwrite_eio);
+		break;
+	default:
+		atomic64_inc(&st->mkwrite_other);
+		break;
+	}
 }
 
+/*
+ * Common entry of both page_mkwrite policies: freeze protection, time
+ * update, the invalidate lock (shared: size changes hold it exclusive) and
+ * the page lock.  Returns the page locked, or false when the page was
+ * truncated or lies wholly beyond EOF; then everything is dropped again.
+ */
+static bool ext2hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct page *page = vmf->page;
+
+	sb_start_pagefault(inode->i_sb);
+	file_update_time(vmf->vma->vm_file);
+	filemap_invalidate_lock_shared(inode->i_mapping);
+	lock_page(page);
+	*size = i_size_read(inode);
+	if (page->mapping != inode->i_mapping || page_offset(page) >= *size) {
+		unlock_page(page);
+		return false;
+	}
+	return true;
+}
+
+static void ext2hole_mkwrite_end(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+
+	filemap_invalidate_unlock_shared(inode->i_mapping);
+	sb_end_pagefault(inode->i_sb);
+}
+
+/**
+ * ext2hole_alloc_page_mkwrite - page_mkwrite that allocates (mkwrite=alloc)
+ * @vmf: the fault
+ * @get_block: the filesystem's block mapping function
+ *
+ * Maps, allocating where needed, every block of the page inside i_size,
+ * so a store either has its blocks or fails here: ENOSPC, EDQUOT and EIO
+ * raise SIGBUS at the fault instead of losing the data at writeback (G1).
+ *
+ * Return: VM_FAULT_LOCKED with the page locked and dirty, VM_FAULT_NOPAGE
+ * when the page was truncated meanwhile, or the fault code of the error.
+ */
 vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				       get_block_t *get_block)
 {
-	return block_page_mkwrite_return(-EINVAL);
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	struct page *page = vmf->page;
+	unsigned int end;
+	vm_fault_t ret;
+	loff_t size;
+	int err = 0;
+
+	atomic64_inc(&st->mkwrite_alloc);
+	if (!ext2hole_mkwrite_begin(vmf, &size)) {
+		ret = VM_FAULT_NOPAGE;
+		goto out;
+	}
+
+	end = min_t(loff_t, size - page_offset(page), PAGE_SIZE);
+	err = __block_write_begin(page, 0, end, get_block);
+	if (!err)
+		err = block_commit_write(page, 0, end);
+	if (err) {
+		unlock_page(page);
+		ext2hole_count_mkwrite_error(st, err);
+		ret = block_page_mkwrite_return(err);
+		goto out;
+	}
+	set_page_dirty(page);
+	folio_wait_stable(page_folio(page));
+	ret = VM_FAULT_LOCKED;
+out:
+	ext2hole_mkwrite_end(vmf);
+	trace_ext2hole_page_mkwrite(inode, page->index, true, err, ret);
+	return ret;
 }
 
+/**
+ * ext2hole_noalloc_page_mkwrite - page_mkwrite that delays (mkwrite=noalloc)
+ * @vmf: the fault
+ *
+ * The seed's noalloc_page_mkwrite: allocates nothing, but marks every
+ * unmapped buffer of the page inside i_size delayed, so that writeback
+ * maps it with get_block(create=1).  A failure there (ENOSPC ...) is
+ * recorded in the mapping and returned by the next fsync/msync.
+ *
+ * Return: VM_FAULT_LOCKED with the page locked and dirty, or
+ * VM_FAULT_NOPAGE when the page was truncated meanwhile.
+ */
+vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	struct page *page = vmf->page;
+	struct buffer_head *head, *bh;
+	vm_fault_t ret;
+	loff_t size, off;
+
+	atomic64_inc(&st->mkwrite_noalloc);
+	if (!ext2hole_mkwrite_begin(vmf, &size)) {
+		ret = VM_FAULT_NOPAGE;
+		goto out;
+	}
+
+	if (!page_has_buffers(page))
+		create_empty_buffers(page, i_blocksize(inode), 0);
+	head = page_buffers(page);
+	bh = head;
+	off = page_offset(page);
+	do {
+		/*
+		 * BH_Delay fits: the allocation really is delayed until
+		 * writeout.  Buffers beyond i_size stay as they are; they
+		 * are not written.
+		 */
+		if (!buffer_mapped(bh) && off < size)
+			set_buffer_delay(bh);
+		off += bh->b_size;
+		bh = bh->b_this_page;
+	} while (bh != head);
+	set_page_dirty(page);
+	folio_wait_stable(page_folio(page));
+	ret = VM_FAULT_LOCKED;
+out:
+	ext2hole_mkwrite_end(vmf);
+	trace_ext2hole_page_mkwrite(inode, page->index, false, 0, ret);
+	return ret;
+}
+
+/*
+ * A dirty buffer that is neither mapped nor delayed did not pass through
+ * page_mkwrite's or write_begin's get_block.  Beyond i_size it is bytes
+ * stored through a mapping past EOF: never written.  Inside i_size it can
+ * only be a buffer whose block was never looked up (its page was read
+ * without buffers): a lookup without allocation decides.  A hole stays a
+ * hole (G4); the buffer is cleaned either way if it stays unmapped.
+ */
+static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
+			      sector_t block, loff_t off, loff_t i_size,
+			      get_block_t *get_block)
+{
+	int err;
+
+	if (off < i_size) {
+		err = get_block(inode, block, bh, 0);
+		if (err)
+			return err;
+		if (buffer_mapped(bh))
+			return 0;
+	}
+	clear_buffer_dirty(bh);
+	return 0;
+}
+
+/**
+ * ext2hole_write_full_page - new-style writeback of one locked page (G4)
+ * @page: the locked page, its dirty bit already cleared for I/O
+ * @get_block: the filesystem's block mapping function
+ * @wbc: the writeback control
+ *
+ * Unlike the kernel's block_write_full_page(), every buffer of the page is
+ * considered whatever i_size is, and nothing past EOF is zeroed: dirty
+ * delayed buffers are mapped with get_block(create=1), dirty mapped buffers
+ * are written, and nothing that did not pass through get_block (in
+ * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
+ * i_size (truncate in progress) is just unlocked.  On error the mapped
+ * buffers are still written, the error is recorded in the mapping for
+ * fsync/msync, and returned.
+ *
+ * Return: 0 or the error of @get_block.
+ */
 int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 			     struct writeback_control *wbc)
 {
-	return block_write_full_page(page, get_block, wbc);
+	struct inode *inode = page->mapping->host;
+	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
+	loff_t i_size = i_size_read(inode);
+	unsigned int bsize = i_blocksize(inode);
+	pgoff_t index = page->index;
+	struct buffer_head *head, *bh;
+	int nr_delayed = 0, nr_underway = 0;
+	sector_t block;
+	loff_t off;
+	int err = 0;
+
+	if (page_offset(page) >= i_size) {
+		unlock_page(page);
+		goto out;
+	}
+
+	if (!page_has_buffers(page)) {
+		/*
+		 * A dirty page without buffers should not exist: page_mkwrite
+		 * and write_begin attach them.  Treat its part inside i_size
+		 * as delayed, as the seed's ext2 fallback does.
+		 */
+		create_empty_buffers(page, bsize,
+				     BIT(BH_Dirty) | BIT(BH_Uptodate));
+		bh = head = page_buffers(page);
+		off = page_offset(page);
+		do {
+			if (off < i_size)
+				set_buffer_delay(bh);
+			off += bsize;
+			bh = bh->b_this_page;
+		} while (bh != head);
+	}
+
+	head = page_buffers(page);
+	bh = head;
+	block = (sector_t)index << (PAGE_SHIFT - inode->i_blkbits);
+	off = page_offset(page);
+	do {
+		if (buffer_dirty(bh) && buffer_delay(bh)) {
+			err = get_block(inode, block, bh, 1);
+			if (err)
+				goto recover;
+			clear_buffer_delay(bh);
+			nr_delayed++;
+			if (buffer_new(bh)) {
+				clear_buffer_new(bh);
+				clean_bdev_bh_alias(bh);
+			}
+		} else if (buffer_dirty(bh) && !buffer_mapped(bh)) {
+			err = ext2hole_wb_lookup(inode, bh, block, off, i_size,
+						 get_block);
+			if (err)
+				goto recover;
+		}
+		block++;
+		off += bsize;
+		bh = bh->b_this_page;
+	} while (bh != head);
+	if (nr_delayed)
+		atomic64_add(nr_delayed, &st->delayed_mapped);
+
+	do {
+		if (!buffer_mapped(bh) || buffer_delay(bh))
+			continue;
+		/*
+		 * A non-blocking writeback that cannot lock a buffer redirties
+		 * the page, as the kernel's writeback does.
+		 */
+		if (wbc->sync_mode != WB_SYNC_NONE) {
+			lock_buffer(bh);
+		} else if (!trylock_buffer(bh)) {
+			redirty_page_for_writepage(wbc, page);
+			continue;
+		}
+		if (test_clear_buffer_dirty(bh))
+			mark_buffer_async_write(bh);
+		else
+			unlock_buffer(bh);
+	} while ((bh = bh->b_this_page) != head);
+
+	/* From here PageWriteback protects the page and its buffers. */
+	set_page_writeback(page);
+	do {
+		struct buffer_head *next = bh->b_this_page;
+
+		if (buffer_async_write(bh)) {
+			submit_bh(write_flags, bh);
+			nr_underway++;
+		}
+		bh = next;
+	} while (bh != head);
+	unlock_page(page);
+	goto done;
+
+recover:
+	/*
+	 * get_block failed (ENOSPC, EDQUOT, EIO ...).  Blocks already mapped
+	 * are written so that nothing stale is exposed; the data of the
+	 * buffers that could not be mapped stays in the page cache only,
+	 * and the error goes to the mapping for fsync/msync.
+	 */
+	mapping_set_error(page->mapping, err);
+	atomic64_inc(&st->writeback_errors);
+	if (nr_delayed)
+		atomic64_add(nr_delayed, &st->delayed_mapped);
+	bh = head;
+	do {
+		if (buffer_mapped(bh) && buffer_dirty(bh) && !buffer_delay(bh)) {
+			lock_buffer(bh);
+			mark_buffer_async_write(bh);
+		} else {
+			clear_buffer_dirty(bh);
+		}
+	} while ((bh = bh->b_this_page) != head);
+	set_page_writeback(page);
+	do {
+		struct buffer_head *next = bh->b_this_page;
+
+		if (buffer_async_write(bh)) {
+			clear_buffer_dirty(bh);
+			submit_bh(write_flags, bh);
+			nr_underway++;
+		}
+		bh = next;
+	} while (bh != head);
+	unlock_page(page);
+
+done:
+	/*
+	 * Dirty page, clean buffers: someone wrote them already.  Nothing is
+	 * in flight, so end the writeback here; the page may go away after.
+	 */
+	if (nr_underway == 0)
+		end_page_writeback(page);
+	else
+		atomic64_inc(&st->pages_written);
+out:
+	trace_ext2hole_write_full_page(inode, index, nr_underway, nr_delayed,
+				       err);
+	return err;
 }
 
+struct ext2hole_wb_ctx {
+	get_block_t *get_block;
+};
+
+static int ext2hole_writepage_cb(struct page *page,
+				 struct writeback_control *wbc, void *data)
+{
+	struct ext2hole_wb_ctx *ctx = data;
+
+	return ext2hole_write_full_page(page, ctx->get_block, wbc);
+}
+
+/**
+ * ext2hole_writepages - write back dirty pages of a mapping, new style
+ * @mapping: the address space
+ * @wbc: the writeback control
+ * @get_block: the filesystem's block mapping function
+ *
+ * write_cache_pages() with ext2hole_write_full_page() for every page.
+ * mpage_writepages() is not usable: its fallback for pages it cannot
+ * write as one bio is the kernel's block_write_full_page(), which zeroes
+ * past EOF and skips buffers beyond it (G4).
+ *
+ * Return: 0 or the first error.
+ */
 int ext2hole_writepages(struct address_space *mapping,
 			struct writeback_control *wbc, get_block_t *get_block)
 {
-	return 0;
+	struct ext2hole_wb_ctx ctx = { .get_block = get_block };
+	struct blk_plug plug;
+	int ret;
+
+	blk_start_plug(&plug);
+	ret = write_cache_pages(mapping, wbc, ext2hole_writepage_cb, &ctx);
+	blk_finish_plug(&plug);
+	return ret;
 }
