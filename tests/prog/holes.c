@@ -375,6 +375,23 @@ static void state_load(char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
+/* The free-text second line of the state file. */
+static void state_line2(char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	buf[0] = 0;
+	state_path(p, sizeof(p));
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f) || !fgets(buf, len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
 static long state_get(const char *st, const char *key)
 {
 	char k[64];
@@ -824,7 +841,7 @@ static int s4_run(int phase_setup, int phase_verify)
 	long long blk0, blk1, blk2, c0 = 0, c1 = 0;
 	const char *cname = target == T_NOALLOC ? "mkwrite_noalloc"
 						: "mkwrite_alloc";
-	char bug[512] = "", st[64];
+	char bug[512] = "", st[600];
 	long map2;
 	int fd, rc;
 
@@ -833,13 +850,14 @@ static int s4_run(int phase_setup, int phase_verify)
 		unsigned char *d = read_all("s4.file", &len);
 
 		state_load(st, sizeof(st));
+		state_line2(bug, sizeof(bug));
 		if (len != 10000 || d[0] != 'a' || d[3000] != 'b' ||
 		    d[1024] != 0 || d[2999] != 0)
 			rc = verdict_bug("data after remount: size %lld, [0]=0x%02x [3000]=0x%02x",
 					 (long long)len, d[0],
 					 len > 3000 ? d[3000] : 0);
 		else if (state_get(st, "bug"))
-			rc = verdict_bug("see the setup lines above (data intact after remount)");
+			rc = verdict_bug("%s (data intact after remount)", bug);
 		else
 			rc = verdict_ok("re-fault after growth; data intact after remount");
 		free(d);
@@ -893,7 +911,7 @@ static int s4_run(int phase_setup, int phase_verify)
 	if (!phase_verify) {
 		if (*bug)
 			info("detected: %s", bug);
-		state_save("bug=%d", !!*bug);
+		state_save("bug=%d\n%s", !!*bug, bug);
 		return EXIT_OK;
 	}
 	if (*bug)
