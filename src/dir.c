@@ -277,19 +277,16 @@ static void ext2hole_dir_changed(struct inode *dir, bool update_times)
 	mark_inode_dirty(dir);
 }
 
+/* The on-disk file types are the VFS's FT_* values, which came from ext2. */
+static_assert(FT_REG_FILE == EXT2HOLE_FT_REG_FILE && FT_DIR == EXT2HOLE_FT_DIR &&
+	      FT_CHRDEV == EXT2HOLE_FT_CHRDEV && FT_BLKDEV == EXT2HOLE_FT_BLKDEV &&
+	      FT_FIFO == EXT2HOLE_FT_FIFO && FT_SOCK == EXT2HOLE_FT_SOCK &&
+	      FT_SYMLINK == EXT2HOLE_FT_SYMLINK && FT_MAX == EXT2HOLE_FT_MAX);
+
 static void ext2hole_set_de_type(struct super_block *sb,
 				 struct ext2hole_dir_entry *de,
 				 struct inode *inode)
 {
-	BUILD_BUG_ON(EXT2HOLE_FT_REG_FILE != FT_REG_FILE ||
-		     EXT2HOLE_FT_DIR != FT_DIR ||
-		     EXT2HOLE_FT_CHRDEV != FT_CHRDEV ||
-		     EXT2HOLE_FT_BLKDEV != FT_BLKDEV ||
-		     EXT2HOLE_FT_FIFO != FT_FIFO ||
-		     EXT2HOLE_FT_SOCK != FT_SOCK ||
-		     EXT2HOLE_FT_SYMLINK != FT_SYMLINK ||
-		     EXT2HOLE_FT_MAX != FT_MAX);
-
 	if (ext2hole_has_filetype(sb))
 		de->file_type = fs_umode_to_ftype(inode->i_mode);
 	else
