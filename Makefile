@@ -42,6 +42,18 @@ fuzz: module tests
 bench: module tests
 	scripts/bench.sh
 
+# Packaging (scripts/dist.sh, deb.sh, check-dkms.sh): the tarball, the
+# ext2hole-dkms .deb, and the .deb installed with DKMS in a throwaway
+# Debian 12 root whose module then boots in the guest (needs root).
+dist:
+	scripts/dist.sh
+
+deb:
+	scripts/deb.sh
+
+check-dkms:
+	scripts/check-dkms.sh
+
 style:
 	scripts/style.sh
 

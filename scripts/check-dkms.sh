@@ -1,0 +1,394 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-dkms: the .deb, end to end, without touching the host's own
+# package set and without loading anything into the host's kernel.
+#
+#  1. scripts/deb.sh builds build/ext2hole-dkms_<v>_all.deb.
+#  2. A throwaway Debian 12 root (debootstrap --variant=minbase bookworm,
+#     from the mirror the host's apt already uses) with dkms, gcc, make and
+#     linux-headers-$KVER is unpacked from a cache
+#     (/var/cache/ext2hole/dkms-root-$KVER.tar.*; made on first use).
+#  3. In that root (chroot): dpkg -i the .deb; its postinst must have DKMS
+#     build and install ext2hole.ko for $KVER (the chroot sees the host's
+#     `uname -r`, which has no headers there, so DKMS must pick $KVER).
+#  4. That very .ko is booted in the QEMU guest: EXT2HOLE_KO=<it>
+#     tests/check.sh dkms-smoke (mount a 1 KiB ext2 image, read it back,
+#     check /sys/module/ext2hole/version and the .ko's checksum).
+#  5. dpkg --purge ext2hole-dkms must leave no trace in the root.
+#
+# Prints RESULT-style PASS/FAIL lines and `N passed, N failed`; exits 1 on
+# any failure.  Must run as root (debootstrap, chroot).
+#
+#   scripts/check-dkms.sh               the check
+#   scripts/check-dkms.sh --wrong-name  self-test: the same check on a .deb
+#                                       whose dkms.conf names ext2holex; it
+#                                       must FAIL (exit 1)
+#   EXT2HOLE_DKMS_KEEP=1                keep the work root afterwards
+#   EXT2HOLE_DEBIAN_MIRROR=URL          override the derived mirror
+#   EXT2HOLE_SECURITY_MIRROR=URL        override the derived security mirror
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+export BUILD
+cd "$TOP"
+
+KVER=$(scripts/kver.sh)
+export KVER
+SUITE=bookworm
+CACHE_DIR=/var/cache/ext2hole
+WORKDIR=$BUILD/dkms
+ROOT=$WORKDIR/root
+LOG=$WORKDIR/check-dkms.log
+
+wrong=0
+case "${1:-}" in
+"") ;;
+--wrong-name) wrong=1 ;;
+*) echo "usage: $0 [--wrong-name]" >&2; exit 2 ;;
+esac
+
+die() { echo "check-dkms: $*" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot)"
+
+npass=0
+nfail=0
+pass() { echo "PASS dkms/$1${2:+ $2}"; npass=$((npass + 1)); }
+fail() { echo "FAIL dkms/$1 $2"; nfail=$((nfail + 1)); }
+check() {
+	local name=$1
+	shift
+	if "$@" >>"$LOG" 2>&1; then pass "$name"; else fail "$name" "'$*' failed"; fi
+}
+t0=$(date +%s)
+
+# ---------------------------------------------------------------- mounts
+
+# Everything mounted below $1, deepest first.
+mounts_under() {
+	awk -v r="$1" '$5 == r || index($5, r "/") == 1 { print $5 }' \
+		/proc/self/mountinfo | sort -r
+}
+
+umount_all() {
+	local m
+	[ -d "$1" ] || return 0
+	for m in $(mounts_under "$(realpath "$1")"); do
+		umount "$m" 2>/dev/null || umount -l "$m" || true
+	done
+}
+
+# rm -rf a root only when nothing is mounted inside it any more.
+safe_rmroot() {
+	[ -e "$1" ] || return 0
+	umount_all "$1"
+	if [ -n "$(mounts_under "$(realpath "$1")")" ]; then
+		die "refusing to remove $1: still mounted: $(mounts_under "$(realpath "$1")")"
+	fi
+	rm -rf --one-file-system "$1"
+}
+
+mount_root() {
+	mountpoint -q "$1/proc" || mount -t proc proc "$1/proc"
+}
+
+in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+cleanup() {
+	umount_all "$ROOT"
+	umount_all "$CACHE_DIR/dkms-root-$KVER.tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ------------------------------------------------------ mirror discovery
+
+# Print "TYPE URI SUITE" for every active APT source of the host, one-line
+# (.list) and deb822 (.sources) formats alike.
+host_sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk '$1 == "deb" && NF >= 3 { print "deb", $2, $3 }'
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+		function flush(  i, j, nu, ns, u, s) {
+			if (types ~ /(^| )deb( |$)/ && enabled !~ /^[Nn]o/) {
+				nu = split(uris, u, " "); ns = split(suites, s, " ")
+				for (i = 1; i <= nu; i++)
+					for (j = 1; j <= ns; j++)
+						print "deb", u[i], s[j]
+			}
+			types = uris = suites = enabled = ""; last = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		/^[ \t]/ { if (last == "uris") uris = uris " " $0
+			   else if (last == "suites") suites = suites " " $0
+			   next }
+		{
+			key = tolower($0); sub(/:.*/, "", key)
+			val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+			last = ""
+			if (key == "types") types = val
+			else if (key == "uris") { uris = val; last = "uris" }
+			else if (key == "suites") { suites = val; last = "suites" }
+			else if (key == "enabled") enabled = val
+		}
+		END { flush() }' "$f"
+	done
+}
+
+# The host's Debian mirror for suite-suffix $1 ("" / "-updates" /
+# "-security"): taken from whichever entry serves the host's codename (or
+# bookworm) with that suffix.
+host_mirror() {
+	local suffix=$1 codename
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-$SUITE}")
+	host_sources | awk -v a="$codename$suffix" -v b="$SUITE$suffix" \
+		'$3 == a || $3 == b { print $2; exit }'
+}
+
+# ------------------------------------------------------------ the root
+
+install_host_tools() {
+	local need=()
+	command -v debootstrap >/dev/null || need+=(debootstrap)
+	command -v zstd >/dev/null || need+=(zstd)
+	command -v modinfo >/dev/null || need+=(kmod)
+	if [ ${#need[@]} -gt 0 ]; then
+		echo "check-dkms: installing ${need[*]} on the host"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends -o DPkg::Lock::Timeout=600 "${need[@]}"
+	fi
+}
+
+make_root_cache() {
+	local tmp=$CACHE_DIR/dkms-root-$KVER.tmp mirror sec upd valid proxy
+	mirror=${EXT2HOLE_DEBIAN_MIRROR:-$(host_mirror "")}
+	sec=${EXT2HOLE_SECURITY_MIRROR:-$(host_mirror -security)}
+	upd=$(host_mirror -updates)
+	[ -n "$mirror" ] || die "no Debian mirror for $SUITE in the host's APT sources"
+	echo "check-dkms: making the DKMS root for $KVER from $mirror" \
+		"(security: ${sec:-none}); this takes a few minutes"
+
+	# Replicate the host's APT transport settings that matter offline-ish.
+	proxy=$(apt-config dump Acquire::http::Proxy | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p')
+	valid=$(apt-config dump Acquire::Check-Valid-Until |
+		sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')
+	if [ -n "$proxy" ] && [ -z "${http_proxy:-}" ]; then
+		export http_proxy=$proxy
+	fi
+
+	safe_rmroot "$tmp"
+	mkdir -p "$tmp"
+	debootstrap --variant=minbase "$SUITE" "$tmp" "$mirror" \
+		>"$WORKDIR/debootstrap.log" 2>&1 || {
+		tail -n 30 "$WORKDIR/debootstrap.log" >&2
+		die "debootstrap failed (log: $WORKDIR/debootstrap.log)"
+	}
+
+	{
+		echo "deb $mirror $SUITE main"
+		[ -z "$upd" ] || echo "deb $upd $SUITE-updates main"
+		[ -z "$sec" ] || echo "deb $sec $SUITE-security main"
+	} >"$tmp/etc/apt/sources.list"
+	{
+		[ -z "$proxy" ] || echo "Acquire::http::Proxy \"$proxy\";"
+		[ -z "$valid" ] || echo "Acquire::Check-Valid-Until \"$valid\";"
+		echo 'APT::Install-Recommends "false";'
+	} >"$tmp/etc/apt/apt.conf.d/90ext2hole"
+
+	mount_root "$tmp"
+	local rc=0
+	chroot "$tmp" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		DEBIAN_FRONTEND=noninteractive sh -c "
+		apt-get update -q &&
+		apt-get install -y -q linux-headers-$KVER dkms gcc make kmod &&
+		apt-get clean && rm -rf /var/lib/apt/lists/*" \
+		>"$WORKDIR/root-apt.log" 2>&1 || rc=$?
+	umount_all "$tmp"
+	if [ $rc != 0 ]; then
+		tail -n 30 "$WORKDIR/root-apt.log" >&2
+		die "installing headers/dkms in the root failed (log: $WORKDIR/root-apt.log)"
+	fi
+	[ -e "$tmp/lib/modules/$KVER/build/Makefile" ] ||
+		die "linux-headers-$KVER did not provide /lib/modules/$KVER/build"
+
+	tar -C "$tmp" --one-file-system -cf - . | zstd -q -T2 -3 -o "$ROOT_CACHE.tmp"
+	mv "$ROOT_CACHE.tmp" "$ROOT_CACHE"
+	safe_rmroot "$tmp"
+}
+
+# ----------------------------------------------------------------- main
+
+mkdir -p "$WORKDIR" "$CACHE_DIR"
+: >"$LOG"
+install_host_tools
+ROOT_CACHE=$CACHE_DIR/dkms-root-$KVER.tar.zst
+
+# 1. the package
+if [ $wrong = 1 ]; then
+	echo "check-dkms: SELF-TEST with a dkms.conf naming ext2holex: this run must FAIL"
+	scripts/deb.sh --wrong-name >>"$LOG" 2>&1 || die "deb.sh --wrong-name failed (log: $LOG)"
+	DEB=$BUILD/wrong-name/ext2hole-dkms_0.1.0_all.deb
+else
+	scripts/deb.sh >>"$LOG" 2>&1 || { tail -n 20 "$LOG"; die "deb.sh failed"; }
+	DEB=$BUILD/ext2hole-dkms_0.1.0_all.deb
+fi
+VERSION=$(dpkg-deb -f "$DEB" Version)
+pass deb-built "$(basename "$DEB")"
+
+# 2. the root (cached)
+exec 9>"$CACHE_DIR/dkms-root-$KVER.lock"
+flock 9
+[ -f "$ROOT_CACHE" ] || make_root_cache
+flock -u 9
+safe_rmroot "$ROOT"
+mkdir -p "$ROOT"
+zstd -q -d -c "$ROOT_CACHE" | tar -C "$ROOT" -xf -
+[ -e "$ROOT/lib/modules/$KVER/build/Makefile" ] ||
+	die "root cache $ROOT_CACHE has no headers for $KVER; delete it and rerun"
+mount_root "$ROOT"
+info_t=$(($(date +%s) - t0))
+echo "INFO root ready after ${info_t}s ($(basename "$ROOT_CACHE"))"
+
+# The root must not already know ext2hole.
+[ ! -e "$ROOT/var/lib/dkms/ext2hole" ] || die "root cache is dirty (has /var/lib/dkms/ext2hole)"
+
+# 3. install: the postinst has DKMS build for $KVER
+cp "$DEB" "$ROOT/tmp/"
+if in_root dpkg -i "/tmp/$(basename "$DEB")" >"$WORKDIR/dpkg-i.log" 2>&1; then
+	pass dpkg-install
+else
+	fail dpkg-install "dpkg -i failed (log: $WORKDIR/dpkg-i.log)"
+fi
+cat "$WORKDIR/dpkg-i.log" >>"$LOG"
+
+status=$(in_root dkms status -m ext2hole -v "$VERSION" -k "$KVER" 2>&1 || true)
+echo "dkms status: $status" >>"$LOG"
+if grep -q "ext2hole/$VERSION, $KVER, [^:]*: installed" <<<"$status"; then
+	pass dkms-installed-for-kver "$KVER"
+else
+	fail dkms-installed-for-kver "dkms status for $KVER: '${status:-empty}'"
+fi
+
+hostrel=$(uname -r)
+if [ "$hostrel" != "$KVER" ] && [ -e "$ROOT/var/lib/dkms/ext2hole/$VERSION/$hostrel" ]; then
+	fail not-for-host-kernel "DKMS built for the host's $hostrel"
+else
+	pass not-for-host-kernel "(host runs $hostrel)"
+fi
+
+mapfile -t kos < <(cd "$ROOT" && find "lib/modules/$KVER" -name 'ext2hole.ko*' 2>/dev/null)
+KO=
+if [ ${#kos[@]} = 1 ] && [ "${kos[0]}" = "lib/modules/$KVER/updates/dkms/ext2hole.ko" ]; then
+	KO=$ROOT/${kos[0]}
+	pass ko-installed "/${kos[0]}"
+else
+	fail ko-installed "expected exactly /lib/modules/$KVER/updates/dkms/ext2hole.ko, found: ${kos[*]:-nothing}"
+fi
+
+# DKMS keeps the log of a good build under <kver>/<arch>/log/, a failed
+# one stays in build/make.log.
+makelog=$ROOT/var/lib/dkms/ext2hole/$VERSION/$KVER/$(uname -m)/log/make.log
+if [ -f "$makelog" ] && grep -q "for kernel $KVER" "$makelog"; then
+	pass make-log "${makelog#"$ROOT"}"
+else
+	fail make-log "no make.log for $KVER at ${makelog#"$ROOT"}"
+	[ ! -f "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" ] ||
+		tail -n 30 "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" >>"$LOG"
+fi
+
+if [ -n "$KO" ]; then
+	vermagic=$(modinfo -F vermagic "$KO" 2>>"$LOG" || true)
+	modver=$(modinfo -F version "$KO" 2>>"$LOG" || true)
+	license=$(modinfo -F license "$KO" 2>>"$LOG" || true)
+	if [ "${vermagic%% *}" = "$KVER" ]; then
+		pass ko-vermagic "$KVER"
+	else
+		fail ko-vermagic "vermagic '$vermagic' is not for $KVER"
+	fi
+	if [ "$modver" = "$VERSION" ]; then
+		pass ko-version "$modver"
+	else
+		fail ko-version "modinfo version '$modver' != package $VERSION"
+	fi
+	if [ "$license" = GPL ] || [ "$license" = "GPL v2" ]; then
+		pass ko-license "$license"
+	else
+		fail ko-license "license '$license'"
+	fi
+	if grep -q "^/lib/modules/$KVER/updates/dkms/ext2hole.ko:\|^updates/dkms/ext2hole.ko:" \
+		"$ROOT/lib/modules/$KVER/modules.dep"; then
+		pass depmod
+	else
+		fail depmod "ext2hole.ko not in modules.dep"
+	fi
+	ko_sum=$(sha256sum "$KO" | cut -d' ' -f1)
+	cp "$KO" "$WORKDIR/ext2hole.ko"
+	echo "INFO dkms-built module sha256 $ko_sum"
+fi
+
+# 4. boot that .ko in the guest
+if [ -z "$KO" ]; then
+	fail guest-smoke "no DKMS-built module to boot"
+elif [ ! -x tests/check.sh ]; then
+	fail guest-smoke "tests/check.sh (the guest harness) is missing"
+else
+	gout=$WORKDIR/guest.out
+	grc=0
+	# A private BUILD and results dir: the initramfs made here carries the
+	# DKMS module and must not replace the one a parallel `make check` in
+	# this tree is using.  No ext2stock baseline is needed.
+	mkdir -p "$WORKDIR/harness"
+	BUILD=$WORKDIR/harness EXT2HOLE_RESULTS=$WORKDIR/results \
+		EXT2HOLE_STOCK_KO=$WORKDIR/harness/no-ext2stock.ko \
+		EXT2HOLE_KO=$KO EXT2HOLE_DKMS_KO_SHA256=$ko_sum \
+		tests/check.sh dkms-smoke >"$gout" 2>&1 || grc=$?
+	cat "$gout" >>"$LOG"
+	# Pass the guest's verdicts through.
+	grep -E '^(PASS|FAIL|SKIP): ' "$gout" | sed 's/^/  guest /' || true
+	gp=$(grep -c '^PASS: ' "$gout" || true)
+	gf=$(grep -c '^FAIL: ' "$gout" || true)
+	if [ "$grc" = 0 ] && [ "$gp" -gt 0 ] && [ "$gf" = 0 ]; then
+		pass guest-smoke "$gp guest checks passed (tests/check.sh dkms-smoke)"
+	else
+		fail guest-smoke "tests/check.sh dkms-smoke: rc=$grc, $gp passed, $gf failed (log: $gout, $WORKDIR/results/)"
+	fi
+fi
+
+# 5. purge leaves nothing behind
+if in_root dpkg --purge ext2hole-dkms >"$WORKDIR/dpkg-purge.log" 2>&1; then
+	pass dpkg-purge
+else
+	fail dpkg-purge "dpkg --purge failed (log: $WORKDIR/dpkg-purge.log)"
+fi
+cat "$WORKDIR/dpkg-purge.log" >>"$LOG"
+left=$(cd "$ROOT" && {
+	ls -d var/lib/dkms/ext2hole usr/src/ext2hole-* 2>/dev/null
+	find "lib/modules/$KVER" -name 'ext2hole.ko*' 2>/dev/null
+	grep -l 'ext2hole' "lib/modules/$KVER"/modules.dep "lib/modules/$KVER"/modules.alias 2>/dev/null
+	dpkg-query --admindir=var/lib/dpkg -W -f='${db:Status-Abbrev} ${Package}\n' \
+		ext2hole-dkms 2>/dev/null | grep -v '^un\|^ *$'
+} || true)
+if [ -z "$left" ]; then
+	pass purge-clean
+else
+	fail purge-clean "left behind: $(echo "$left" | tr '\n' ' ')"
+fi
+
+umount_all "$ROOT"
+if [ -z "${EXT2HOLE_DKMS_KEEP:-}" ] && [ "$nfail" = 0 ]; then
+	safe_rmroot "$ROOT"
+fi
+
+echo "INFO check-dkms took $(($(date +%s) - t0))s; log: $LOG"
+[ $wrong = 0 ] || echo "INFO self-test: failures are EXPECTED in --wrong-name mode"
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]
