@@ -141,6 +141,13 @@ static bool ext2hole_check_block(struct inode *dir, char *kaddr,
 			what = "inode out of bounds";
 			goto bad;
 		}
+		if (de->inode &&
+		    unlikely(!de->name_len ||
+			     memchr(de->name, '/', de->name_len) ||
+			     memchr(de->name, '\0', de->name_len))) {
+			what = "illegal name";
+			goto bad;
+		}
 	}
 	return true;
 
