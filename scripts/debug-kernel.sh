@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debug-kernel.sh - build (or locate) the KASAN/lockdep/kmemleak debug kernel.
+#
+# The kernel comes from the packaged linux-source-6.1 tarball, configured with
+# `make tinyconfig` + scripts/debug.config (merge_config.sh), and is cached
+# outside the repo in /var/cache/ext2hole/debug/<srcver>-<confighash>/:
+#
+#   linux-source-6.1/   the configured, built tree (build external modules here)
+#   bzImage             copy of arch/x86/boot/bzImage
+#   release             `make kernelrelease`
+#   modroot/            modules_install root (EXT2HOLE_MODDIR); no modules, all =y
+#   build.log, build.time
+#
+# Usage: scripts/debug-kernel.sh [--print|--force]
+#   --print  only print KEY=VALUE lines (DIR, TREE, KERNEL, RELEASE, MODDIR) and
+#            exit 0 if the kernel is built, 1 if not
+#   --force  rebuild even if cached
+# Heavy work runs under `nice -n 19` with at most -j${EXT2HOLE_JOBS:-2}.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TARBALL=${EXT2HOLE_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
+CACHE=${EXT2HOLE_DEBUG_CACHE:-/var/cache/ext2hole/debug}
+FRAG=$TOP/scripts/debug.config
+JOBS=${EXT2HOLE_JOBS:-2}
+BASE=tinyconfig
+
+mode=build
+case "${1:-}" in
+--print) mode=print ;;
+--force) mode=force ;;
+"") ;;
+*) echo "usage: $0 [--print|--force]" >&2; exit 2 ;;
+esac
+
+srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || true)
+[ -n "$srcver" ] || srcver=$(stat -c %Y "$TARBALL")
+hash=$( { echo "base=$BASE"; cat "$FRAG"; } | sha256sum | cut -c1-12)
+DIR=$CACHE/$srcver-$hash
+TREE=$DIR/linux-source-6.1
+
+print_vars() {
+	echo "DIR=$DIR"
+	echo "TREE=$TREE"
+	echo "KERNEL=$DIR/bzImage"
+	echo "RELEASE=$(cat "$DIR/release" 2>/dev/null || true)"
+	echo "MODDIR=$DIR/modroot"
+}
+
+if [ "$mode" = print ]; then
+	print_vars
+	[ -f "$DIR/bzImage" ] && [ -f "$DIR/release" ]
+	exit
+fi
+
+if [ "$mode" = build ] && [ -f "$DIR/bzImage" ] && [ -f "$DIR/release" ]; then
+	echo "debug kernel cached:" >&2
+	print_vars
+	exit 0
+fi
+
+mkdir -p "$DIR"
+start=$(date +%s)
+if [ ! -f "$TREE/.ext2hole-extracted" ]; then
+	echo "extracting $TARBALL -> $DIR" >&2
+	rm -rf "$TREE"
+	nice -n 19 tar -xJf "$TARBALL" -C "$DIR"
+	touch "$TREE/.ext2hole-extracted"
+fi
+
+cd "$TREE"
+nice -n 19 make -s $BASE >/dev/null
+nice -n 19 scripts/kconfig/merge_config.sh -m .config "$FRAG" >"$DIR/merge.log" 2>&1
+nice -n 19 make -s olddefconfig
+
+# Every option the fragment asks for must have survived olddefconfig.
+missing=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) want=$line ;;
+	"# CONFIG_"*" is not set") want=$line ;;
+	*) continue ;;
+	esac
+	sym=${want#\# }
+	sym=${sym%%=*}
+	sym=${sym%% *}
+	got=$(grep -E "^($sym=|# $sym is not set)" .config || true)
+	if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then
+		echo "config: wanted '$want', got '${got:-<absent>}'" >&2
+		missing=$((missing + 1))
+	fi
+done <"$FRAG"
+[ "$missing" -eq 0 ] || echo "WARNING: $missing requested options did not stick" >&2
+
+echo "building in $TREE (nice -n 19 make -j$JOBS), log $DIR/build.log" >&2
+bstart=$(date +%s)
+nice -n 19 make -j"$JOBS" >"$DIR/build.log" 2>&1 || {
+	tail -30 "$DIR/build.log" >&2
+	exit 1
+}
+rm -rf "$DIR/modroot"
+nice -n 19 make -s INSTALL_MOD_PATH="$DIR/modroot" modules_install >>"$DIR/build.log" 2>&1
+make -s kernelrelease >"$DIR/release"
+cp arch/x86/boot/bzImage "$DIR/bzImage"
+end=$(date +%s)
+echo "total=$((end - start))s compile=$((end - bstart))s jobs=$JOBS" >"$DIR/build.time"
+echo "debug kernel built in $((end - start))s (compile $((end - bstart))s)" >&2
+print_vars
