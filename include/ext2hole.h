@@ -162,6 +162,15 @@ int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
 		     unsigned int query_flags);
 void ext2hole_set_inode_flags(struct inode *inode);
 int ext2hole_sync_inode(struct inode *inode);
+struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
+					      unsigned long ino,
+					      struct buffer_head **bhp);
+/*
+ * Free the blocks of @inode beyond @offset (all levels).  The caller has
+ * already cut the page cache there (truncate_pagecache) and holds i_rwsem
+ * or owns the inode (evict, failed write_begin beyond i_size).
+ */
+void ext2hole_truncate_blocks(struct inode *inode, loff_t offset);
 
 /* dir.c */
 #ifndef EFSCORRUPTED

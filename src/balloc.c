@@ -1,36 +1,425 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ext2hole: block allocation (stub, being written) */
+/*
+ * ext2hole: block bitmaps and block allocation.
+ *
+ * Bitmaps are read through the buffer cache (sb_bread) on every use and
+ * changed under sbi->s_balloc_mutex.  The free counts (group descriptor
+ * and in-memory total) change under s_lock with the bitmap, so the three
+ * always agree.  inode->i_blocks is the caller's business (inode.c):
+ * nothing here touches it.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include "ext2hole.h"
 
-unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
-				  unsigned long *count, int *errp)
+/* Blocks in group @group: the last group may be shorter. */
+static unsigned long ext2hole_group_blocks(struct super_block *sb,
+					   unsigned long group)
 {
-	*errp = -ENOSPC;
-	return 0;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned long first = ext2hole_group_first_block(sb, group);
+
+	return min_t(unsigned long, sbi->s_blocks_per_group,
+		     sbi->s_blocks_count - first);
 }
 
-void ext2hole_free_blocks(struct inode *inode, unsigned long block,
-			  unsigned long count)
+static unsigned long ext2hole_rsv_gdt(struct super_block *sb)
 {
+	struct ext2hole_super_block *es = EXT2HOLE_SB(sb)->s_es;
+
+	if (!(es->s_feature_compat &
+	      cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_RESIZE_INO)))
+		return 0;
+	return le16_to_cpu(es->s_reserved_gdt_blocks);
 }
 
-unsigned long ext2hole_count_free_blocks(struct super_block *sb)
+static bool ext2hole_test_root(unsigned long a, unsigned int b)
 {
-	return 0;
+	for (;;) {
+		if (a < b)
+			return a == 1;
+		if (a % b)
+			return false;
+		a /= b;
+	}
 }
 
+/**
+ * ext2hole_bg_has_super - does a group hold a superblock copy
+ * @sb: the filesystem
+ * @group: group number
+ *
+ * Every group does without sparse_super; with it, groups 0, 1 and the
+ * powers of 3, 5 and 7.
+ */
 int ext2hole_bg_has_super(struct super_block *sb, unsigned long group)
 {
-	return 0;
+	struct ext2hole_super_block *es = EXT2HOLE_SB(sb)->s_es;
+
+	if (group == 0)
+		return 1;
+	if (!(es->s_feature_ro_compat &
+	      cpu_to_le32(EXT2HOLE_FEATURE_RO_COMPAT_SPARSE_SUPER)))
+		return 1;
+	return ext2hole_test_root(group, 3) || ext2hole_test_root(group, 5) ||
+	       ext2hole_test_root(group, 7);
 }
 
+/**
+ * ext2hole_bg_num_gdb - group descriptor blocks stored in a group
+ * @sb: the filesystem
+ * @group: group number
+ *
+ * Without meta_bg (refused at mount), each superblock copy is followed by
+ * a full copy of the descriptor table.  Reserved GDT blocks not included.
+ */
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group)
 {
-	return 0;
+	return ext2hole_bg_has_super(sb, group) ? EXT2HOLE_SB(sb)->s_gdb_count : 0;
 }
 
+static bool ext2hole_overlap(u64 s1, u64 e1, u64 s2, u64 e2)
+{
+	return s1 <= e2 && s2 <= e1;
+}
+
+/**
+ * ext2hole_data_blocks_valid - may these blocks hold file data or indirect
+ * blocks
+ * @sb: the filesystem
+ * @start: first block
+ * @count: number of blocks (at least 1)
+ *
+ * False when the range leaves the data zone or touches a superblock copy,
+ * group descriptors, reserved GDT blocks, a bitmap or an inode table.
+ */
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 				unsigned long count)
 {
-	return false;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	u64 end = (u64)start + count - 1;
+	unsigned long g, g_end;
+
+	if (!count || start < sbi->s_first_data_block ||
+	    end >= sbi->s_blocks_count)
+		return false;
+
+	g = (start - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+	g_end = (end - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+	for (; g <= g_end; g++) {
+		struct ext2hole_group_desc *gd;
+		u64 first = ext2hole_group_first_block(sb, g);
+		u64 it;
+
+		if (ext2hole_bg_has_super(sb, g) &&
+		    ext2hole_overlap(start, end, first,
+				     first + ext2hole_bg_num_gdb(sb, g) +
+				     ext2hole_rsv_gdt(sb)))
+			return false;
+		gd = ext2hole_get_group_desc(sb, g, NULL);
+		if (!gd)
+			return false;
+		it = le32_to_cpu(gd->bg_inode_table);
+		if (ext2hole_overlap(start, end, le32_to_cpu(gd->bg_block_bitmap),
+				     le32_to_cpu(gd->bg_block_bitmap)) ||
+		    ext2hole_overlap(start, end, le32_to_cpu(gd->bg_inode_bitmap),
+				     le32_to_cpu(gd->bg_inode_bitmap)) ||
+		    ext2hole_overlap(start, end, it,
+				     it + sbi->s_itb_per_group - 1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Read a group's block bitmap and check that it marks the group's own
+ * bitmaps and inode table in use.  NULL (error reported) if not.
+ */
+static struct buffer_head *ext2hole_read_block_bitmap(struct super_block *sb,
+						      unsigned long group)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_group_desc *gd;
+	struct buffer_head *bh;
+	unsigned long first, bb, ib, it, itb = sbi->s_itb_per_group;
+
+	gd = ext2hole_get_group_desc(sb, group, NULL);
+	if (!gd)
+		return NULL;
+	first = ext2hole_group_first_block(sb, group);
+	bb = le32_to_cpu(gd->bg_block_bitmap);
+	ib = le32_to_cpu(gd->bg_inode_bitmap);
+	it = le32_to_cpu(gd->bg_inode_table);
+
+	bh = sb_bread(sb, bb);
+	if (!bh) {
+		ext2hole_error(sb, "cannot read block bitmap %lu of group %lu",
+			       bb, group);
+		return NULL;
+	}
+	if (!test_bit_le(bb - first, bh->b_data) ||
+	    !test_bit_le(ib - first, bh->b_data) ||
+	    find_next_zero_bit_le(bh->b_data, it - first + itb, it - first) <
+	    it - first + itb) {
+		brelse(bh);
+		ext2hole_error(sb,
+			       "block bitmap of group %lu does not mark its own metadata in use",
+			       group);
+		return NULL;
+	}
+	return bh;
+}
+
+/* Change the free block counts of @group by @delta; caller holds the bitmap. */
+static void ext2hole_add_free_blocks(struct super_block *sb,
+				     unsigned long group, long delta)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_group_desc *gd;
+	struct buffer_head *gdbh;
+
+	gd = ext2hole_get_group_desc(sb, group, &gdbh);
+	if (!gd)
+		return;
+	spin_lock(&sbi->s_lock);
+	le16_add_cpu(&gd->bg_free_blocks_count, delta);
+	sbi->s_free_blocks += delta;
+	spin_unlock(&sbi->s_lock);
+	mark_buffer_dirty(gdbh);
+}
+
+/* May the current task use the blocks reserved for root (s_r_blocks_count)? */
+static bool ext2hole_may_use_reserved(struct ext2hole_sb_info *sbi)
+{
+	if (uid_eq(current_fsuid(), GLOBAL_ROOT_UID) ||
+	    uid_eq(current_fsuid(), sbi->s_resuid))
+		return true;
+	if (!gid_eq(sbi->s_resgid, GLOBAL_ROOT_GID) &&
+	    in_group_p(sbi->s_resgid))
+		return true;
+	return capable(CAP_SYS_RESOURCE);
+}
+
+/*
+ * How many of @want blocks the current task may take; called under
+ * s_balloc_mutex so the answer holds until the allocation is done.
+ */
+static unsigned long ext2hole_avail_blocks(struct super_block *sb,
+					   unsigned long want)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned long free, rsv;
+
+	spin_lock(&sbi->s_lock);
+	free = sbi->s_free_blocks;
+	spin_unlock(&sbi->s_lock);
+	rsv = le32_to_cpu(sbi->s_es->s_r_blocks_count);
+	if (free >= rsv + want)
+		return want;
+	if (ext2hole_may_use_reserved(sbi))
+		return min(free, want);
+	return free > rsv ? free - rsv : 0;
+}
+
+/*
+ * Try to take up to @want blocks in @group, the first at or after bit
+ * @start (wrapping inside the group).  Returns the number taken, the first
+ * block in *@block.  Called under s_balloc_mutex.
+ */
+static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
+					     unsigned long group,
+					     unsigned long start,
+					     unsigned long want,
+					     unsigned long *block)
+{
+	struct ext2hole_group_desc *gd;
+	struct buffer_head *bh;
+	unsigned long size = ext2hole_group_blocks(sb, group);
+	unsigned long first = ext2hole_group_first_block(sb, group);
+	unsigned long bit, len, i;
+
+	gd = ext2hole_get_group_desc(sb, group, NULL);
+	if (!gd || !gd->bg_free_blocks_count)
+		return 0;
+	want = min_t(unsigned long, want, le16_to_cpu(gd->bg_free_blocks_count));
+	if (start >= size)
+		start = 0;
+
+	bh = ext2hole_read_block_bitmap(sb, group);
+	if (!bh)
+		return 0;
+	bit = find_next_zero_bit_le(bh->b_data, size, start);
+	if (bit >= size && start) {
+		/* Wrap: look before the goal too. */
+		bit = find_next_zero_bit_le(bh->b_data, start, 0);
+		if (bit >= start)
+			bit = size;
+	}
+	if (bit >= size) {
+		/* The descriptor's free count and the bitmap disagree. */
+		brelse(bh);
+		return 0;
+	}
+	if (!ext2hole_data_blocks_valid(sb, first + bit, 1)) {
+		brelse(bh);
+		ext2hole_error(sb,
+			       "block bitmap of group %lu marks metadata block %lu free",
+			       group, first + bit);
+		return 0;
+	}
+	len = 1;
+	while (len < want && bit + len < size &&
+	       !test_bit_le(bit + len, bh->b_data) &&
+	       ext2hole_data_blocks_valid(sb, first + bit + len, 1))
+		len++;
+	lock_buffer(bh);
+	for (i = 0; i < len; i++)
+		__set_bit_le(bit + i, bh->b_data);
+	unlock_buffer(bh);
+	mark_buffer_dirty(bh);
+	if (sb->s_flags & SB_SYNCHRONOUS)
+		sync_dirty_buffer(bh);
+	brelse(bh);
+
+	ext2hole_add_free_blocks(sb, group, -(long)len);
+	*block = first + bit;
+	return len;
+}
+
+/**
+ * ext2hole_new_blocks - allocate contiguous blocks near a goal
+ * @inode: the inode the blocks are for (its group is the fallback goal)
+ * @goal: preferred first block
+ * @count: in: blocks wanted (at least 1); out: blocks allocated
+ * @errp: out: 0, -ENOSPC, -EROFS or -EINVAL
+ *
+ * Searches the goal's group from the goal on, then the following groups.
+ * Never hands out metadata blocks, and leaves s_r_blocks_count blocks to
+ * root, resuid, resgid and CAP_SYS_RESOURCE.  The caller accounts i_blocks.
+ *
+ * Return: the first block allocated, 0 on error.
+ */
+unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
+				  unsigned long *count, int *errp)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned long want = *count, got = 0, block = 0;
+	unsigned long g0, off, i;
+
+	*count = 0;
+	*errp = 0;
+	if (!want) {
+		*errp = -EINVAL;
+		return 0;
+	}
+	if (sb_rdonly(sb)) {
+		*errp = -EROFS;
+		return 0;
+	}
+	if (goal < sbi->s_first_data_block || goal >= sbi->s_blocks_count) {
+		unsigned long grp = EXT2HOLE_I(inode)->i_block_group;
+
+		if (grp >= sbi->s_groups_count)
+			grp = 0;
+		goal = ext2hole_group_first_block(sb, grp);
+	}
+	g0 = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+	off = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
+
+	mutex_lock(&sbi->s_balloc_mutex);
+	want = ext2hole_avail_blocks(sb, want);
+	for (i = 0; want && i < sbi->s_groups_count; i++) {
+		unsigned long g = (g0 + i) % sbi->s_groups_count;
+
+		got = ext2hole_alloc_in_group(sb, g, i ? 0 : off, want, &block);
+		if (got)
+			break;
+	}
+	mutex_unlock(&sbi->s_balloc_mutex);
+
+	if (!got) {
+		*errp = -ENOSPC;
+		return 0;
+	}
+	*count = got;
+	return block;
+}
+
+/**
+ * ext2hole_free_blocks - give blocks back
+ * @inode: the inode they belonged to (for messages only)
+ * @block: first block
+ * @count: number of blocks
+ *
+ * Refuses (with ext2hole_error) to free metadata or blocks outside the
+ * data zone, and reports blocks that were already free.
+ */
+void ext2hole_free_blocks(struct inode *inode, unsigned long block,
+			  unsigned long count)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+
+	if (!count)
+		return;
+	if (!ext2hole_data_blocks_valid(sb, block, count)) {
+		ext2hole_error(sb,
+			       "inode %lu: freeing invalid or metadata blocks %lu (count %lu)",
+			       inode->i_ino, block, count);
+		return;
+	}
+
+	mutex_lock(&sbi->s_balloc_mutex);
+	while (count) {
+		unsigned long rel = block - sbi->s_first_data_block;
+		unsigned long group = rel / sbi->s_blocks_per_group;
+		unsigned long bit = rel % sbi->s_blocks_per_group;
+		unsigned long n = min(count, sbi->s_blocks_per_group - bit);
+		unsigned long freed = 0, already = 0, i;
+		struct buffer_head *bh;
+
+		bh = ext2hole_read_block_bitmap(sb, group);
+		if (bh) {
+			lock_buffer(bh);
+			for (i = 0; i < n; i++) {
+				if (__test_and_clear_bit_le(bit + i, bh->b_data))
+					freed++;
+				else
+					already++;
+			}
+			unlock_buffer(bh);
+			mark_buffer_dirty(bh);
+			if (sb->s_flags & SB_SYNCHRONOUS)
+				sync_dirty_buffer(bh);
+			brelse(bh);
+			if (freed)
+				ext2hole_add_free_blocks(sb, group, freed);
+			if (already)
+				ext2hole_error(sb,
+					       "inode %lu: %lu of blocks %lu-%lu already free",
+					       inode->i_ino, already, block,
+					       block + n - 1);
+		}
+		block += n;
+		count -= n;
+	}
+	mutex_unlock(&sbi->s_balloc_mutex);
+}
+
+/**
+ * ext2hole_count_free_blocks - sum of the group descriptors' free counts
+ * @sb: the filesystem
+ */
+unsigned long ext2hole_count_free_blocks(struct super_block *sb)
+{
+	unsigned long g, n = 0;
+
+	for (g = 0; g < EXT2HOLE_SB(sb)->s_groups_count; g++) {
+		struct ext2hole_group_desc *gd = ext2hole_get_group_desc(sb, g, NULL);
+
+		if (gd)
+			n += le16_to_cpu(gd->bg_free_blocks_count);
+	}
+	return n;
 }

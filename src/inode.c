@@ -1,50 +1,894 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ext2hole: inodes and the block map (stub, being written) */
+/*
+ * ext2hole: reading and writing inodes, the block map (get_block),
+ * truncation, setattr/getattr, eviction.
+ *
+ * The block map is ext2's: 12 direct pointers, then single, double and
+ * triple indirect blocks of blocksize / 4 pointers each.  Every change of
+ * it (allocation in get_block, freeing in truncate) and every lookup runs
+ * under EXT2HOLE_I(inode)->i_map_mutex.  get_block is called with a page
+ * locked (write_begin, page_mkwrite, writeback, readahead), so nothing
+ * here may lock a page of the file while holding i_map_mutex: truncation
+ * cuts the page cache first, then frees blocks under the mutex.
+ */
+#include <linux/highuid.h>
+#include <linux/pagemap.h>
+#include <linux/writeback.h>
+#include <linux/namei.h>
+#include <linux/iversion.h>
 #include "ext2hole.h"
 
+static inline unsigned long ext2hole_apb(struct super_block *sb)
+{
+	return 1UL << EXT2HOLE_SB(sb)->s_addr_per_block_bits;
+}
+
+/* Sectors (512 B) of one block. */
+static inline blkcnt_t ext2hole_sectors(struct super_block *sb)
+{
+	return sb->s_blocksize >> 9;
+}
+
+/*
+ * A fast symlink keeps its target in i_data and owns no data block (an
+ * extended-attribute block may still be counted in i_blocks).
+ */
+static bool ext2hole_is_fast_symlink(struct inode *inode)
+{
+	blkcnt_t ea = EXT2HOLE_I(inode)->i_file_acl ?
+		      ext2hole_sectors(inode->i_sb) : 0;
+
+	return S_ISLNK(inode->i_mode) && inode->i_blocks - ea == 0;
+}
+
+/* Does @inode own a block map (data and indirect blocks)? */
+static bool ext2hole_has_block_map(struct inode *inode)
+{
+	return S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
+	       (S_ISLNK(inode->i_mode) && !ext2hole_is_fast_symlink(inode));
+}
+
+/**
+ * ext2hole_set_inode_flags - mirror the on-disk i_flags in inode->i_flags
+ * @inode: the inode
+ */
+void ext2hole_set_inode_flags(struct inode *inode)
+{
+	u32 flags = EXT2HOLE_I(inode)->i_flags;
+	unsigned int new = 0;
+
+	if (flags & EXT2HOLE_SYNC_FL)
+		new |= S_SYNC;
+	if (flags & EXT2HOLE_APPEND_FL)
+		new |= S_APPEND;
+	if (flags & EXT2HOLE_IMMUTABLE_FL)
+		new |= S_IMMUTABLE;
+	if (flags & EXT2HOLE_NOATIME_FL)
+		new |= S_NOATIME;
+	if (flags & EXT2HOLE_DIRSYNC_FL)
+		new |= S_DIRSYNC;
+	inode_set_flags(inode, new,
+			S_SYNC | S_APPEND | S_IMMUTABLE | S_NOATIME | S_DIRSYNC);
+}
+
+/**
+ * ext2hole_get_raw_inode - find an inode in its group's inode table
+ * @sb: the filesystem
+ * @ino: inode number: the root or >= s_first_ino, <= s_inodes_count
+ * @bhp: out: the buffer holding it (the caller releases it)
+ *
+ * Return: the on-disk inode (s_inode_size bytes at it), or ERR_PTR
+ * (-EFSCORRUPTED for a bad number, -EIO when unreadable).
+ */
+struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
+					      unsigned long ino,
+					      struct buffer_head **bhp)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_group_desc *gd;
+	struct buffer_head *bh;
+	unsigned long group, offset, block;
+
+	*bhp = NULL;
+	if ((ino != EXT2HOLE_ROOT_INO && ino < sbi->s_first_ino) ||
+	    ino > sbi->s_inodes_count)
+		return ERR_PTR(-EFSCORRUPTED);
+	group = (ino - 1) / sbi->s_inodes_per_group;
+	gd = ext2hole_get_group_desc(sb, group, NULL);
+	if (!gd)
+		return ERR_PTR(-EFSCORRUPTED);
+	offset = ((ino - 1) % sbi->s_inodes_per_group) * sbi->s_inode_size;
+	block = le32_to_cpu(gd->bg_inode_table) +
+		(offset >> sb->s_blocksize_bits);
+	bh = sb_bread(sb, block);
+	if (!bh) {
+		ext2hole_error(sb, "unable to read inode block - inode=%lu, block=%lu",
+			       ino, block);
+		return ERR_PTR(-EIO);
+	}
+	*bhp = bh;
+	return (struct ext2hole_inode *)(bh->b_data +
+					 (offset & (sb->s_blocksize - 1)));
+}
+
+/**
+ * ext2hole_iget - read an inode
+ * @sb: the filesystem
+ * @ino: inode number
+ *
+ * Return: the inode, or ERR_PTR: -ESTALE for a deleted inode,
+ * -EFSCORRUPTED (reported) for a bad number or an invalid inode.
+ */
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 {
-	return ERR_PTR(-EIO);
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_inode_info *ei;
+	struct ext2hole_inode *raw;
+	struct buffer_head *bh = NULL;
+	struct inode *inode;
+	umode_t mode;
+	uid_t uid;
+	gid_t gid;
+	int err;
+
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
+	ei = EXT2HOLE_I(inode);
+
+	raw = ext2hole_get_raw_inode(sb, ino, &bh);
+	if (IS_ERR(raw)) {
+		err = PTR_ERR(raw);
+		if (err == -EFSCORRUPTED)
+			ext2hole_error(sb, "bad inode number: %lu", ino);
+		goto bad;
+	}
+
+	mode = le16_to_cpu(raw->i_mode);
+	set_nlink(inode, le16_to_cpu(raw->i_links_count));
+	ei->i_dtime = le32_to_cpu(raw->i_dtime);
+	/* A deleted inode: the entry pointing here is stale. */
+	if (!inode->i_nlink && (!mode || ei->i_dtime)) {
+		err = -ESTALE;
+		goto bad;
+	}
+	if (!(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode) ||
+	      S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
+	      S_ISSOCK(mode))) {
+		ext2hole_error(sb, "inode %lu: bad mode 0%o", ino, mode);
+		err = -EFSCORRUPTED;
+		goto bad;
+	}
+	inode->i_mode = mode;
+	uid = le16_to_cpu(raw->i_uid) | (le16_to_cpu(raw->i_uid_high) << 16);
+	gid = le16_to_cpu(raw->i_gid) | (le16_to_cpu(raw->i_gid_high) << 16);
+	i_uid_write(inode, uid);
+	i_gid_write(inode, gid);
+
+	inode->i_size = le32_to_cpu(raw->i_size);
+	if (S_ISREG(mode))
+		inode->i_size |= (u64)le32_to_cpu(raw->i_size_high) << 32;
+	if (inode->i_size < 0 ||
+	    (S_ISREG(mode) && inode->i_size > sb->s_maxbytes)) {
+		ext2hole_error(sb, "inode %lu: bad size %lld", ino,
+			       inode->i_size);
+		err = -EFSCORRUPTED;
+		goto bad;
+	}
+	inode->i_atime.tv_sec = (s32)le32_to_cpu(raw->i_atime);
+	inode->i_ctime.tv_sec = (s32)le32_to_cpu(raw->i_ctime);
+	inode->i_mtime.tv_sec = (s32)le32_to_cpu(raw->i_mtime);
+	inode->i_atime.tv_nsec = 0;
+	inode->i_ctime.tv_nsec = 0;
+	inode->i_mtime.tv_nsec = 0;
+	inode->i_blocks = le32_to_cpu(raw->i_blocks);
+	inode->i_generation = le32_to_cpu(raw->i_generation);
+	ei->i_flags = le32_to_cpu(raw->i_flags);
+	ei->i_file_acl = le32_to_cpu(raw->i_file_acl);
+	if (ei->i_file_acl && !ext2hole_data_blocks_valid(sb, ei->i_file_acl, 1)) {
+		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
+			       ino, ei->i_file_acl);
+		err = -EFSCORRUPTED;
+		goto bad;
+	}
+	ei->i_block_group = (ino - 1) / sbi->s_inodes_per_group;
+	ei->i_dir_start_lookup = 0;
+	ei->i_last_alloc = 0;
+	ei->i_last_logical = 0;
+	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
+	ext2hole_set_inode_flags(inode);
+
+	if (S_ISREG(mode)) {
+		inode->i_op = &ext2hole_file_inode_operations;
+		inode->i_fop = &ext2hole_file_operations;
+		inode->i_mapping->a_ops = &ext2hole_aops;
+	} else if (S_ISDIR(mode)) {
+		inode->i_op = &ext2hole_dir_inode_operations;
+		inode->i_fop = &ext2hole_dir_operations;
+		inode->i_mapping->a_ops = &ext2hole_aops;
+	} else if (S_ISLNK(mode)) {
+		if (ext2hole_is_fast_symlink(inode)) {
+			if (!inode->i_size ||
+			    inode->i_size >= sizeof(ei->i_data)) {
+				ext2hole_error(sb, "inode %lu: bad fast symlink size %lld",
+					       ino, inode->i_size);
+				err = -EFSCORRUPTED;
+				goto bad;
+			}
+			inode->i_op = &ext2hole_fast_symlink_inode_operations;
+			inode->i_link = (char *)ei->i_data;
+			nd_terminate_link(ei->i_data, inode->i_size,
+					  sizeof(ei->i_data) - 1);
+		} else {
+			if (!inode->i_size || inode->i_size >= sb->s_blocksize) {
+				ext2hole_error(sb, "inode %lu: bad symlink size %lld",
+					       ino, inode->i_size);
+				err = -EFSCORRUPTED;
+				goto bad;
+			}
+			inode->i_op = &ext2hole_symlink_inode_operations;
+			inode_nohighmem(inode);
+			inode->i_mapping->a_ops = &ext2hole_aops;
+		}
+	} else {
+		inode->i_op = &ext2hole_special_inode_operations;
+		if (raw->i_block[0])
+			init_special_inode(inode, mode,
+					   old_decode_dev(le32_to_cpu(raw->i_block[0])));
+		else
+			init_special_inode(inode, mode,
+					   new_decode_dev(le32_to_cpu(raw->i_block[1])));
+	}
+	brelse(bh);
+	unlock_new_inode(inode);
+	return inode;
+
+bad:
+	brelse(bh);
+	iget_failed(inode);
+	return ERR_PTR(err);
+}
+
+/* Write the in-memory inode to its buffer; with @do_sync, to disk. */
+static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_inode *raw;
+	struct buffer_head *bh;
+	bool set_large_file = false;
+	uid_t uid = i_uid_read(inode);
+	gid_t gid = i_gid_read(inode);
+	int err = 0;
+
+	raw = ext2hole_get_raw_inode(sb, inode->i_ino, &bh);
+	if (IS_ERR(raw))
+		return PTR_ERR(raw);
+
+	raw->i_mode = cpu_to_le16(inode->i_mode);
+	raw->i_uid = cpu_to_le16(low_16_bits(uid));
+	raw->i_uid_high = cpu_to_le16(high_16_bits(uid));
+	raw->i_gid = cpu_to_le16(low_16_bits(gid));
+	raw->i_gid_high = cpu_to_le16(high_16_bits(gid));
+	raw->i_links_count = cpu_to_le16(inode->i_nlink);
+	raw->i_size = cpu_to_le32(inode->i_size);
+	raw->i_atime = cpu_to_le32(inode->i_atime.tv_sec);
+	raw->i_ctime = cpu_to_le32(inode->i_ctime.tv_sec);
+	raw->i_mtime = cpu_to_le32(inode->i_mtime.tv_sec);
+	raw->i_blocks = cpu_to_le32(inode->i_blocks);
+	raw->i_dtime = cpu_to_le32(ei->i_dtime);
+	raw->i_flags = cpu_to_le32(ei->i_flags);
+	raw->i_file_acl = cpu_to_le32(ei->i_file_acl);
+	raw->i_generation = cpu_to_le32(inode->i_generation);
+	if (S_ISREG(inode->i_mode)) {
+		raw->i_size_high = cpu_to_le32(inode->i_size >> 32);
+		if (inode->i_size > 0x7fffffffLL &&
+		    (!(sbi->s_es->s_feature_ro_compat &
+		       cpu_to_le32(EXT2HOLE_FEATURE_RO_COMPAT_LARGE_FILE)) ||
+		     le32_to_cpu(sbi->s_es->s_rev_level) == EXT2HOLE_GOOD_OLD_REV)) {
+			spin_lock(&sbi->s_lock);
+			ext2hole_update_dynamic_rev(sb);
+			sbi->s_es->s_feature_ro_compat |=
+				cpu_to_le32(EXT2HOLE_FEATURE_RO_COMPAT_LARGE_FILE);
+			spin_unlock(&sbi->s_lock);
+			set_large_file = true;
+		}
+	} else {
+		raw->i_size_high = 0;
+	}
+
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) {
+		if (old_valid_dev(inode->i_rdev)) {
+			raw->i_block[0] = cpu_to_le32(old_encode_dev(inode->i_rdev));
+			raw->i_block[1] = 0;
+		} else {
+			raw->i_block[0] = 0;
+			raw->i_block[1] = cpu_to_le32(new_encode_dev(inode->i_rdev));
+			raw->i_block[2] = 0;
+		}
+	} else {
+		memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
+	}
+
+	mark_buffer_dirty(bh);
+	if (do_sync) {
+		sync_dirty_buffer(bh);
+		if (buffer_req(bh) && !buffer_uptodate(bh)) {
+			ext2hole_msg(sb, KERN_ERR, "IO error syncing inode %lu",
+				     inode->i_ino);
+			err = -EIO;
+		}
+	}
+	brelse(bh);
+	if (set_large_file)
+		ext2hole_sync_super(sb, 1);
+	return err;
 }
 
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc)
 {
+	return __ext2hole_write_inode(inode, wbc->sync_mode == WB_SYNC_ALL);
+}
+
+/**
+ * ext2hole_sync_inode - write an inode and wait for it
+ * @inode: the inode
+ */
+int ext2hole_sync_inode(struct inode *inode)
+{
+	return sync_inode_metadata(inode, 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* the block map */
+
+/*
+ * Path from the inode to logical block @iblock: offsets[0] indexes i_data,
+ * offsets[1..] the indirect blocks.  Returns the depth (1..4), 0 when the
+ * block is beyond what the tree can address.
+ */
+static int ext2hole_block_to_path(struct inode *inode, u64 iblock,
+				  int offsets[4])
+{
+	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
+	u64 apb = 1ULL << bits, mask = apb - 1;
+
+	if (iblock < EXT2HOLE_NDIR_BLOCKS) {
+		offsets[0] = iblock;
+		return 1;
+	}
+	iblock -= EXT2HOLE_NDIR_BLOCKS;
+	if (iblock < apb) {
+		offsets[0] = EXT2HOLE_IND_BLOCK;
+		offsets[1] = iblock;
+		return 2;
+	}
+	iblock -= apb;
+	if (iblock < apb * apb) {
+		offsets[0] = EXT2HOLE_DIND_BLOCK;
+		offsets[1] = iblock >> bits;
+		offsets[2] = iblock & mask;
+		return 3;
+	}
+	iblock -= apb * apb;
+	if (iblock < apb * apb * apb) {
+		offsets[0] = EXT2HOLE_TIND_BLOCK;
+		offsets[1] = iblock >> (2 * bits);
+		offsets[2] = (iblock >> bits) & mask;
+		offsets[3] = iblock & mask;
+		return 4;
+	}
 	return 0;
 }
 
-void ext2hole_evict_inode(struct inode *inode)
+/**
+ * ext2hole_find_goal - where to allocate for a missing pointer
+ * @inode: the inode
+ * @iblock: logical block being mapped
+ * @p: the missing pointer
+ * @first: first pointer of the array holding @p
+ * @parent: block number of the indirect block holding @p, 0 for i_data
+ *
+ * Sequential writes continue right after the last block allocated; else
+ * the nearest allocated pointer to the left in the same array, the parent
+ * indirect block, or the start of the inode's group (spread by pid so that
+ * concurrent writers do not interleave).
+ */
+static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
+					__le32 *p, __le32 *first,
+					unsigned long parent)
 {
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(inode->i_sb);
+	unsigned long colour;
+	__le32 *q;
+
+	if (ei->i_last_alloc && iblock == (u64)ei->i_last_logical + 1)
+		return ei->i_last_alloc + 1;
+	for (q = p - 1; q >= first; q--)
+		if (*q)
+			return le32_to_cpu(*q);
+	if (parent)
+		return parent;
+	colour = (current->pid % 16) * (sbi->s_blocks_per_group / 16);
+	return ext2hole_group_first_block(inode->i_sb,
+			ei->i_block_group < sbi->s_groups_count ?
+			ei->i_block_group : 0) + colour;
 }
 
+/**
+ * ext2hole_get_block - map (and with @create allocate) a logical block
+ * @inode: the inode
+ * @iblock: logical block number
+ * @bh_result: out: mapped (map_bh) when the block exists or was made;
+ *	in: b_size bounds how many contiguous blocks a lookup may map
+ * @create: allocate missing indirect blocks and the data block
+ *
+ * Takes i_map_mutex.  Every pointer read from disk is checked with
+ * ext2hole_data_blocks_valid() before it is followed.  A new data block
+ * gets set_buffer_new(): the caller zeroes what it does not write.  New
+ * indirect blocks are zeroed here and counted in i_blocks with the data.
+ *
+ * Return: 0 (mapped, or unmapped hole when !@create), -ENOSPC, -EROFS,
+ * -EIO, -EFSCORRUPTED, -EFBIG.
+ */
 int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		       struct buffer_head *bh_result, int create)
 {
-	return -EIO;
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned int bits = inode->i_blkbits;
+	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
+	unsigned long newb[4];
+	int offsets[4], depth, level, n, got, i, err = 0;
+	__le32 *p, *first;
+	u32 nr = 0;
+
+	depth = ext2hole_block_to_path(inode, iblock, offsets);
+	if (!depth)
+		return create ? -EFBIG : 0;
+
+	mutex_lock(&ei->i_map_mutex);
+	first = ei->i_data;
+	p = ei->i_data + offsets[0];
+	for (level = 0; ; level++) {
+		nr = le32_to_cpu(*p);
+		if (!nr)
+			break;
+		if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
+			ext2hole_error(sb,
+				       "inode %lu: bad block %u at logical %llu (level %d)",
+				       inode->i_ino, nr, (u64)iblock, level);
+			err = -EFSCORRUPTED;
+			goto out;
+		}
+		if (level == depth - 1)
+			break;
+		chain[level + 1] = sb_bread(sb, nr);
+		if (!chain[level + 1]) {
+			err = -EIO;
+			goto out;
+		}
+		first = (__le32 *)chain[level + 1]->b_data;
+		p = first + offsets[level + 1];
+	}
+
+	if (nr) {
+		/* Mapped.  Lookups may map a contiguous run of the same array. */
+		unsigned long count = 1, max = bh_result->b_size >> bits;
+		unsigned long left = depth == 1 ?
+				     EXT2HOLE_NDIR_BLOCKS - offsets[0] :
+				     ext2hole_apb(sb) - offsets[depth - 1];
+
+		if (!create) {
+			while (count < max && count < left &&
+			       le32_to_cpu(p[count]) == nr + count &&
+			       ext2hole_data_blocks_valid(sb, nr + count, 1))
+				count++;
+		}
+		map_bh(bh_result, sb, nr);
+		bh_result->b_size = count << bits;
+		goto out;
+	}
+	if (!create)
+		goto out;
+
+	/* Allocate the missing indirect blocks and the data block. */
+	n = depth - level;
+	got = 0;
+	{
+		unsigned long goal = ext2hole_find_goal(inode, iblock, p, first,
+				level ? chain[level]->b_blocknr : 0);
+
+		while (got < n) {
+			unsigned long cnt = n - got, b;
+
+			b = ext2hole_new_blocks(inode, goal, &cnt, &err);
+			if (!b) {
+				for (i = 0; i < got; i++)
+					ext2hole_free_blocks(inode, newb[i], 1);
+				goto out;
+			}
+			for (i = 0; i < cnt; i++)
+				newb[got + i] = b + i;
+			got += cnt;
+			goal = b + cnt;
+		}
+	}
+
+	/* Build the new branch bottom-up; splice it in last. */
+	for (i = 1; i < n; i++) {
+		struct buffer_head *ibh = sb_getblk(sb, newb[i - 1]);
+
+		if (unlikely(!ibh)) {
+			int j;
+
+			for (j = 0; j < i - 1; j++) {
+				ibh = sb_find_get_block(sb, newb[j]);
+				if (ibh)
+					bforget(ibh);
+			}
+			for (j = 0; j < n; j++)
+				ext2hole_free_blocks(inode, newb[j], 1);
+			err = -ENOMEM;
+			goto out;
+		}
+		lock_buffer(ibh);
+		memset(ibh->b_data, 0, ibh->b_size);
+		((__le32 *)ibh->b_data)[offsets[level + i]] = cpu_to_le32(newb[i]);
+		set_buffer_uptodate(ibh);
+		unlock_buffer(ibh);
+		mark_buffer_dirty_inode(ibh, inode);
+		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
+			sync_dirty_buffer(ibh);
+		brelse(ibh);
+	}
+	*p = cpu_to_le32(newb[0]);
+	if (level) {
+		mark_buffer_dirty_inode(chain[level], inode);
+		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
+			sync_dirty_buffer(chain[level]);
+	}
+	inode->i_blocks += (blkcnt_t)n * ext2hole_sectors(sb);
+	inode->i_ctime = current_time(inode);
+	ei->i_last_alloc = newb[n - 1];
+	ei->i_last_logical = iblock;
+	mark_inode_dirty(inode);
+
+	map_bh(bh_result, sb, newb[n - 1]);
+	bh_result->b_size = sb->s_blocksize;
+	set_buffer_new(bh_result);
+	clean_bdev_aliases(sb->s_bdev, newb[n - 1], 1);
+out:
+	mutex_unlock(&ei->i_map_mutex);
+	for (i = 1; i < 4; i++)
+		brelse(chain[i]);
+	return err;
 }
 
+/* ---------------------------------------------------------------------- */
+/* truncation */
+
+/* A run of contiguous blocks waiting to be freed in one call. */
+struct ext2hole_free_run {
+	unsigned long start;
+	unsigned long count;
+};
+
+static void ext2hole_run_flush(struct inode *inode, struct ext2hole_free_run *run)
+{
+	blkcnt_t sectors;
+
+	if (!run->count)
+		return;
+	ext2hole_free_blocks(inode, run->start, run->count);
+	sectors = (blkcnt_t)run->count * ext2hole_sectors(inode->i_sb);
+	if (inode->i_blocks >= sectors) {
+		inode->i_blocks -= sectors;
+	} else {
+		ext2hole_error(inode->i_sb, "inode %lu: i_blocks %llu too small",
+			       inode->i_ino, (u64)inode->i_blocks);
+		inode->i_blocks = 0;
+	}
+	run->count = 0;
+}
+
+static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
+			     unsigned long block)
+{
+	if (run->count && block == run->start + run->count) {
+		run->count++;
+		return;
+	}
+	ext2hole_run_flush(inode, run);
+	run->start = block;
+	run->count = 1;
+}
+
+/*
+ * Free what lies at or beyond logical block @cut in the subtree under
+ * pointer *@p, of @height levels of indirection (0: *@p is a data block),
+ * whose first logical block is @start.  Indirect blocks left empty are
+ * freed too.  Sets *@dirty when *@p changed.  Under i_map_mutex.
+ */
+static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
+				 u64 start, u64 cut,
+				 struct ext2hole_free_run *run, bool *dirty)
+{
+	struct super_block *sb = inode->i_sb;
+	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
+	unsigned long apb = ext2hole_apb(sb), i;
+	u64 span = 1ULL << (height * bits), child_span;
+	u32 nr = le32_to_cpu(*p);
+	struct buffer_head *bh;
+	bool child_dirty = false, empty = true;
+	__le32 *ind;
+
+	if (!nr || start + span <= cut)
+		return;
+	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
+		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
+			       inode->i_ino, nr, start, height);
+		*p = 0;
+		*dirty = true;
+		return;
+	}
+	if (!height) {
+		ext2hole_run_add(inode, run, nr);
+		*p = 0;
+		*dirty = true;
+		return;
+	}
+
+	bh = sb_bread(sb, nr);
+	if (!bh) {
+		ext2hole_error(sb, "inode %lu: cannot read indirect block %u, blocks leaked",
+			       inode->i_ino, nr);
+		return;
+	}
+	ind = (__le32 *)bh->b_data;
+	child_span = span >> bits;
+	for (i = 0; i < apb; i++) {
+		ext2hole_free_branch(inode, &ind[i], height - 1,
+				     start + i * child_span, cut, run,
+				     &child_dirty);
+		if (ind[i])
+			empty = false;
+	}
+	if (empty) {
+		bforget(bh);
+		ext2hole_run_add(inode, run, nr);
+		*p = 0;
+		*dirty = true;
+		return;
+	}
+	if (child_dirty) {
+		mark_buffer_dirty_inode(bh, inode);
+		if (IS_SYNC(inode))
+			sync_dirty_buffer(bh);
+	}
+	brelse(bh);
+}
+
+/**
+ * ext2hole_truncate_blocks - free the blocks beyond a size
+ * @inode: the inode
+ * @offset: new size in bytes; blocks wholly at or beyond it are freed
+ *
+ * Data and indirect blocks at every level; indirect blocks that become
+ * empty are freed, partial ones get their pointers past the cut zeroed.
+ * The page cache must already be cut at @offset.  Marks the inode dirty.
+ */
+void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	u64 apb = ext2hole_apb(sb);
+	u64 cut = DIV_ROUND_UP((u64)offset, sb->s_blocksize);
+	struct ext2hole_free_run run = { 0, 0 };
+	bool dirty = false;
+	int i;
+
+	if (!ext2hole_has_block_map(inode))
+		return;
+
+	mutex_lock(&ei->i_map_mutex);
+	for (i = 0; i < EXT2HOLE_NDIR_BLOCKS; i++)
+		ext2hole_free_branch(inode, &ei->i_data[i], 0, i, cut, &run,
+				     &dirty);
+	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_IND_BLOCK], 1,
+			     EXT2HOLE_NDIR_BLOCKS, cut, &run, &dirty);
+	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_DIND_BLOCK], 2,
+			     EXT2HOLE_NDIR_BLOCKS + apb, cut, &run, &dirty);
+	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_TIND_BLOCK], 3,
+			     EXT2HOLE_NDIR_BLOCKS + apb + apb * apb, cut, &run,
+			     &dirty);
+	ext2hole_run_flush(inode, &run);
+	ei->i_last_alloc = 0;
+	ei->i_last_logical = 0;
+	mutex_unlock(&ei->i_map_mutex);
+	mark_inode_dirty(inode);
+}
+
+/**
+ * ext2hole_setsize - change i_size (truncate(2), and extension before a
+ * write beyond EOF)
+ * @inode: a regular file, directory or slow symlink; i_rwsem held
+ * @newsize: the new size
+ *
+ * Growing goes through the hole API: prepare_hole zeroes the old EOF
+ * block's tail and the rest of its page, then i_size changes, then
+ * finish_hole write-protects the old EOF page.  Shrinking zeroes the tail
+ * of the new last block, cuts the page cache and frees the blocks beyond.
+ * All under the invalidate lock, so page_mkwrite sees a stable size.
+ */
 int ext2hole_setsize(struct inode *inode, loff_t newsize)
 {
-	return -EINVAL;
+	struct address_space *mapping = inode->i_mapping;
+	loff_t oldsize;
+	int err;
+
+	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
+	      S_ISLNK(inode->i_mode)))
+		return -EINVAL;
+	if (ext2hole_is_fast_symlink(inode))
+		return -EINVAL;
+	if (IS_APPEND(inode) || IS_IMMUTABLE(inode))
+		return -EPERM;
+	err = inode_newsize_ok(inode, newsize);
+	if (err)
+		return err;
+
+	inode_dio_wait(inode);
+	filemap_invalidate_lock(mapping);
+	oldsize = inode->i_size;
+	if (newsize > oldsize) {
+		err = ext2hole_prepare_hole(inode, oldsize, newsize,
+					    ext2hole_get_block);
+		if (err)
+			goto out;
+		i_size_write(inode, newsize);
+		ext2hole_finish_hole(inode, oldsize, newsize);
+	} else if (newsize < oldsize) {
+		err = block_truncate_page(mapping, newsize, ext2hole_get_block);
+		if (err)
+			goto out;
+		i_size_write(inode, newsize);
+		truncate_pagecache(inode, newsize);
+		ext2hole_truncate_blocks(inode, newsize);
+	}
+	inode->i_mtime = inode->i_ctime = current_time(inode);
+	if (IS_SYNC(inode))
+		err = ext2hole_sync_inode(inode);
+	else
+		mark_inode_dirty(inode);
+out:
+	filemap_invalidate_unlock(mapping);
+	return err;
 }
 
 int ext2hole_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
 		     struct iattr *iattr)
 {
-	return -EINVAL;
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = setattr_prepare(mnt_userns, dentry, iattr);
+	if (err)
+		return err;
+	if ((iattr->ia_valid & ATTR_SIZE) && iattr->ia_size != inode->i_size) {
+		err = ext2hole_setsize(inode, iattr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(mnt_userns, inode, iattr);
+	mark_inode_dirty(inode);
+	return 0;
 }
 
 int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
 		     struct kstat *stat, u32 request_mask,
 		     unsigned int query_flags)
 {
-	return -EINVAL;
-}
+	struct inode *inode = d_inode(path->dentry);
+	u32 flags = EXT2HOLE_I(inode)->i_flags;
 
-void ext2hole_set_inode_flags(struct inode *inode)
-{
-}
-
-int ext2hole_sync_inode(struct inode *inode)
-{
+	if (flags & EXT2HOLE_APPEND_FL)
+		stat->attributes |= STATX_ATTR_APPEND;
+	if (flags & EXT2HOLE_COMPR_FL)
+		stat->attributes |= STATX_ATTR_COMPRESSED;
+	if (flags & EXT2HOLE_IMMUTABLE_FL)
+		stat->attributes |= STATX_ATTR_IMMUTABLE;
+	if (flags & EXT2HOLE_NODUMP_FL)
+		stat->attributes |= STATX_ATTR_NODUMP;
+	stat->attributes_mask |= STATX_ATTR_APPEND | STATX_ATTR_COMPRESSED |
+				 STATX_ATTR_IMMUTABLE | STATX_ATTR_NODUMP;
+	generic_fillattr(mnt_userns, inode, stat);
 	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* eviction */
+
+/*
+ * Drop the inode's reference to its extended-attribute block: decrement
+ * h_refcount, free the block when it reaches zero.
+ */
+static void ext2hole_drop_xattr_block(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_xattr_header *hdr;
+	struct buffer_head *bh;
+	u32 nr = ei->i_file_acl, ref;
+
+	if (!nr)
+		return;
+	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
+		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
+			       inode->i_ino, nr);
+		return;
+	}
+	bh = sb_bread(sb, nr);
+	if (!bh) {
+		ext2hole_error(sb, "inode %lu: cannot read extended attribute block %u",
+			       inode->i_ino, nr);
+		return;
+	}
+	hdr = (struct ext2hole_xattr_header *)bh->b_data;
+	if (hdr->h_magic != cpu_to_le32(EXT2HOLE_XATTR_MAGIC) ||
+	    hdr->h_blocks != cpu_to_le32(1)) {
+		brelse(bh);
+		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
+			       inode->i_ino, nr);
+		return;
+	}
+	lock_buffer(bh);
+	ref = le32_to_cpu(hdr->h_refcount);
+	if (ref > 1) {
+		hdr->h_refcount = cpu_to_le32(ref - 1);
+		unlock_buffer(bh);
+		mark_buffer_dirty(bh);
+		if (IS_SYNC(inode))
+			sync_dirty_buffer(bh);
+		brelse(bh);
+	} else {
+		unlock_buffer(bh);
+		bforget(bh);
+		ext2hole_free_blocks(inode, nr, 1);
+	}
+	ei->i_file_acl = 0;
+	if (inode->i_blocks >= ext2hole_sectors(sb))
+		inode->i_blocks -= ext2hole_sectors(sb);
+	else
+		inode->i_blocks = 0;
+}
+
+void ext2hole_evict_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	bool want_delete = !inode->i_nlink && !is_bad_inode(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+
+	if (want_delete) {
+		sb_start_intwrite(sb);
+		EXT2HOLE_I(inode)->i_dtime = ktime_get_real_seconds();
+		inode->i_size = 0;
+		if (inode->i_blocks)
+			ext2hole_truncate_blocks(inode, 0);
+		ext2hole_drop_xattr_block(inode);
+		__ext2hole_write_inode(inode, inode_needs_sync(inode));
+	}
+
+	invalidate_inode_buffers(inode);
+	clear_inode(inode);
+
+	if (want_delete) {
+		ext2hole_free_inode(inode);
+		sb_end_intwrite(sb);
+	}
 }
