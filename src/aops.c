@@ -36,22 +36,16 @@ static int ext2hole_aops_writepages(struct address_space *mapping,
 
 /*
  * A write or direct write that failed may have allocated blocks beyond
- * i_size: drop the page cache there and free them.  Truncating to the
- * current size frees everything past it (ext2hole_setsize's shrink path).
+ * i_size: drop the page cache there and free them.
  */
 static void ext2hole_write_failed(struct address_space *mapping, loff_t to)
 {
 	struct inode *inode = mapping->host;
-	int err;
 
-	if (to <= inode->i_size)
-		return;
-	truncate_pagecache(inode, inode->i_size);
-	err = ext2hole_setsize(inode, inode->i_size);
-	if (err)
-		ext2hole_msg(inode->i_sb, KERN_ERR,
-			     "inode %lu: cannot free blocks past EOF after a failed write: %d",
-			     inode->i_ino, err);
+	if (to > inode->i_size) {
+		truncate_pagecache(inode, inode->i_size);
+		ext2hole_truncate_blocks(inode, inode->i_size);
+	}
 }
 
 /*
