@@ -776,10 +776,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->s_sbh = bh;
 	sbi->s_es = es;
 	if (le16_to_cpu(es->s_magic) != EXT2HOLE_SUPER_MAGIC) {
-		if (!(fc->sb_flags & SB_SILENT))
-			ext2hole_msg(sb, KERN_ERR,
-				     "can't find an ext2 filesystem on dev %s",
-				     sb->s_id);
+		ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
+			     le16_to_cpu(es->s_magic));
 		goto failed;
 	}
 	if (le32_to_cpu(es->s_rev_level) > EXT2HOLE_DYNAMIC_REV) {
@@ -1019,11 +1017,14 @@ static int __init ext2hole_init(void)
 {
 	int err;
 
-	ext2hole_inode_cachep = kmem_cache_create("ext2hole_inode_cache",
-					sizeof(struct ext2hole_inode_info), 0,
-					SLAB_RECLAIM_ACCOUNT | SLAB_MEM_SPREAD |
-					SLAB_ACCOUNT,
-					ext2hole_inode_init_once);
+	/* Fast symlink targets live in i_data and are copied to user space. */
+	ext2hole_inode_cachep = kmem_cache_create_usercopy("ext2hole_inode_cache",
+				sizeof(struct ext2hole_inode_info), 0,
+				SLAB_RECLAIM_ACCOUNT | SLAB_MEM_SPREAD |
+				SLAB_ACCOUNT,
+				offsetof(struct ext2hole_inode_info, i_data),
+				sizeof_field(struct ext2hole_inode_info, i_data),
+				ext2hole_inode_init_once);
 	if (!ext2hole_inode_cachep)
 		return -ENOMEM;
 	err = ext2hole_sysfs_init();
