@@ -301,8 +301,11 @@ if [ -f "$makelog" ] && grep -q "for kernel $KVER" "$makelog"; then
 	pass make-log "${makelog#"$ROOT"}"
 else
 	fail make-log "no make.log for $KVER at ${makelog#"$ROOT"}"
-	[ ! -f "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" ] ||
-		tail -n 30 "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" >>"$LOG"
+	if [ -f "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" ]; then
+		cp "$ROOT/var/lib/dkms/ext2hole/$VERSION/build/make.log" "$WORKDIR/make.log"
+		echo "INFO failed DKMS build log: $WORKDIR/make.log"
+		tail -n 30 "$WORKDIR/make.log" >>"$LOG"
+	fi
 fi
 
 if [ -n "$KO" ]; then
@@ -333,6 +336,17 @@ if [ -n "$KO" ]; then
 	ko_sum=$(sha256sum "$KO" | cut -d' ' -f1)
 	cp "$KO" "$WORKDIR/ext2hole.ko"
 	echo "INFO dkms-built module sha256 $ko_sum"
+fi
+
+# BUILD_EXCLUSIVE_KERNEL: another series is refused (dkms exit 77), not
+# built and not failed.
+xrc=0
+in_root dkms build -m ext2hole -v "$VERSION" -k 6.12.0-99-amd64 \
+	--kernelsourcedir "/lib/modules/$KVER/build" >>"$LOG" 2>&1 || xrc=$?
+if [ "$xrc" = 77 ]; then
+	pass build-exclusive "6.12 refused (exit 77)"
+else
+	fail build-exclusive "dkms build for 6.12.0-99-amd64 exited $xrc, want 77"
 fi
 
 # 4. boot that .ko in the guest
