@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-debug.sh - run the test suites on the debug kernel (KASAN, lockdep,
+# kmemleak, DEBUG_VM, KFENCE, hung-task, fault injection).
+#
+# 1. scripts/debug-kernel.sh builds (or finds) the kernel in
+#    /var/cache/ext2hole/debug/<srcver>-<confighash>/.
+# 2. ext2hole.ko is built against that tree from a copy of the sources in
+#    build/debug/mod (the repo's src/ stays the normal build's), and the
+#    ext2stock baseline from the same tree's fs/ext2 in build/debug/baseline.
+# 3. tests/check.sh runs with BUILD=build/debug, results in results/debug/,
+#    every suite's TIMEOUT multiplied by EXT2HOLE_TIMEOUT_SCALE (default 6).
+#
+# usage: scripts/check-debug.sh [SUITE...]
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+DBUILD=$TOP/build/debug
+JOBS=${EXT2HOLE_JOBS:-2}
+
+eval "$(scripts/debug-kernel.sh | grep -E '^(DIR|TREE|KERNEL|RELEASE|MODDIR)=')"
+[ -f "$KERNEL" ] && [ -n "$RELEASE" ] || { echo "check-debug.sh: no debug kernel" >&2; exit 1; }
+echo "check-debug.sh: kernel $RELEASE ($KERNEL)"
+
+# the module, from a copy of the sources
+mkdir -p "$DBUILD/mod"
+rsync -a --delete --exclude '*.o' --exclude '*.cmd' --exclude '*.ko' \
+	"$TOP/Kbuild" "$TOP/src" "$TOP/include" "$DBUILD/mod/"
+nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/mod" modules W=1
+KO=$DBUILD/mod/ext2hole.ko
+
+# the baseline: stock fs/ext2 of the same tree, type renamed
+STOCK=$DBUILD/baseline/ext2stock.ko
+if [ ! -f "$STOCK" ] || [ "$TREE/fs/ext2/super.c" -nt "$STOCK" ] ||
+   [ "$KERNEL" -nt "$STOCK" ]; then
+	rm -rf "$DBUILD/baseline"
+	mkdir -p "$DBUILD/baseline"
+	cp "$TREE"/fs/ext2/*.[ch] "$DBUILD/baseline/"
+	sed -i -e 's/\.name\t\t= "ext2",/.name\t\t= "ext2stock",/' \
+	       -e 's/MODULE_ALIAS_FS("ext2");/MODULE_ALIAS_FS("ext2stock");/' \
+		"$DBUILD/baseline/super.c"
+	cat >"$DBUILD/baseline/Kbuild" <<'KB'
+obj-m := ext2stock.o
+ext2stock-y := balloc.o dir.o file.o ialloc.o inode.o ioctl.o namei.o \
+	       super.o symlink.o
+KB
+	if ! grep -q '"ext2stock"' "$DBUILD/baseline/super.c" ||
+	   ! nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/baseline" modules \
+		>"$DBUILD/baseline/build.log" 2>&1; then
+		echo "check-debug.sh: baseline did not build; stock targets will be skipped" >&2
+		STOCK=$DBUILD/baseline/missing.ko
+	fi
+fi
+
+make -s -C tests BUILD="$DBUILD"
+
+mkdir -p "$DBUILD/empty"
+export BUILD=$DBUILD
+export EXT2HOLE_KERNEL=$KERNEL
+export EXT2HOLE_KO=$KO
+export EXT2HOLE_STOCK_KO=$STOCK
+export EXT2HOLE_MODDIR=$MODDIR
+export EXT2HOLE_KVER_GUEST=$RELEASE
+export EXT2HOLE_TIMEOUT_SCALE=${EXT2HOLE_TIMEOUT_SCALE:-6}
+export EXT2HOLE_RESULTS=${EXT2HOLE_RESULTS:-$TOP/results/debug}
+export EXT2HOLE_QEMU_MEM=${EXT2HOLE_QEMU_MEM:-2048}
+exec tests/check.sh "$@"
