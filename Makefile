@@ -39,6 +39,11 @@ soak: module tests
 fuzz: module tests
 	tests/check.sh fuzz
 
+# The suites on a KASAN/lockdep/kmemleak kernel built from linux-source
+# (cached in /var/cache/ext2hole/debug); SUITES="a b" to pick some.
+check-debug: deps
+	scripts/check-debug.sh $(SUITES)
+
 bench: module tests
 	scripts/bench.sh
 
