@@ -8,7 +8,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 BUILD=${BUILD:-$TOP/build}
 RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
-export BUILD EXT2HOLE_RESULTS=$RESULTS
+EXT2HOLE_RUN_ID=${EXT2HOLE_RUN_ID:-run$$}
+export BUILD EXT2HOLE_RESULTS=$RESULTS EXT2HOLE_RUN_ID
 
 if [ $# -gt 0 ]; then
 	suites=("$@")
@@ -22,7 +23,11 @@ if [ -z "${EXT2HOLE_STOCK_KO:-}" ]; then
 	scripts/build-baseline.sh >/dev/null ||
 		echo "check.sh: baseline ext2stock did not build; stock targets will be skipped" >&2
 fi
-initrd=$BUILD/initramfs.cpio.gz
+# Old runs' images go; this run's stay for inspection.
+find "$BUILD/work" -mindepth 1 -maxdepth 1 -mmin +120 -exec rm -rf {} + 2>/dev/null || true
+rm -rf "$BUILD/work/$EXT2HOLE_RUN_ID"
+mkdir -p "$BUILD/work/$EXT2HOLE_RUN_ID"
+initrd=$BUILD/work/$EXT2HOLE_RUN_ID/initramfs.cpio.gz
 scripts/mkinitramfs.sh "$initrd"
 
 mkdir -p "$RESULTS"
@@ -35,8 +40,12 @@ for s in "${suites[@]}"; do
 	fi
 	echo "=== suite $s"
 	t0=$(date +%s)
-	tests/run-suite.sh "$s" "$initrd" || true
-	read -r p f k <"$RESULTS/$s.counts"
+	sout=$BUILD/work/$EXT2HOLE_RUN_ID/$s.out
+	tests/run-suite.sh "$s" "$initrd" >"$sout" 2>&1 || true
+	grep -av '^COUNTS ' "$sout" || true
+	p='' f='' k=''
+	read -r p f k < <(sed -n 's/^COUNTS //p' "$sout" | tail -n 1) || true
+	if [ -z "${p:-}" ]; then p=0 f=1 k=0; echo "FAIL: $s (runner crashed)"; fi
 	echo "=== suite $s: $p passed, $f failed, $k skipped ($(($(date +%s) - t0))s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 done

@@ -14,9 +14,10 @@ BUILD=${BUILD:-$TOP/build}
 KVER=$("$TOP/scripts/kver.sh")
 HOSTBIN=$BUILD/tests/hostbin
 RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
-WORK=$BUILD/work/$SUITE
-log=$RESULTS/$SUITE.log
-RES_FILE=$RESULTS/$SUITE.results
+# Each run has its own work dir, so concurrent runs never share images.
+WORK=$BUILD/work/${EXT2HOLE_RUN_ID:-$$}/$SUITE
+log=$WORK/console.log
+RES_FILE=$WORK/results
 export SUITE TOP BUILD KVER HOSTBIN WORK RES_FILE
 
 rm -rf "$WORK"
@@ -61,13 +62,12 @@ else
 		"${dargs[@]}" -d "$WORK/in.tar" -d "$WORK/out.img" || rc=$?
 	secs=$(($(date +%s) - start))
 	tar -xf "$WORK/out.img" -C "$WORK/out" 2>/dev/null || true
-	cp "$WORK/out/dmesg.txt" "$RESULTS/$SUITE.dmesg" 2>/dev/null || true
 
-	tr -d '\r' <"$log" | sed -n 's/^RESULT \(PASS\|FAIL\|SKIP\) /\1 /p' |
+	tr -d '\r\0' <"$log" | sed -n 's/^RESULT \(PASS\|FAIL\|SKIP\) /\1 /p' |
 	while read -r st name rest; do
 		record "$st" "$name" "$rest"
 	done
-	if ! tr -d '\r' <"$log" | grep -q "^EXT2HOLE-SUITE-END $SUITE"; then
+	if ! tr -d '\r\0' <"$log" | grep -aq "^EXT2HOLE-SUITE-END $SUITE"; then
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 			record FAIL guest "guest hung: killed after ${timeout}s"
 		else
@@ -81,9 +81,9 @@ else
 	# Boot banners of the debug kernel's checkers are not reports.
 	EXT2HOLE_SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
 	# Only kernel lines count: timestamped console lines and dmesg.
-	splat=$( (tr -d '\r' <"$log" | grep -E '^\[ *[0-9]+\.[0-9]+\]'
+	splat=$( (tr -d '\r\0' <"$log" | grep -aE '^\[ *[0-9]+\.[0-9]+\]'
 		  cat "$WORK/out/dmesg.txt" 2>/dev/null) |
-		grep -E "$pat" | grep -vE "$EXT2HOLE_SPLAT_IGNORE" | head -n 5 || true)
+		grep -aE "$pat" | grep -avE "$EXT2HOLE_SPLAT_IGNORE" | head -n 5 || true)
 	if [ -s "$WORK/out/kmemleak.txt" ]; then
 		splat="$splat kmemleak: $(head -n 3 "$WORK/out/kmemleak.txt" | tr '\n' ' ')"
 	fi
@@ -109,7 +109,7 @@ else
 	fi
 fi
 
-tr -d '\r' <"$log" 2>/dev/null | grep '^INFO ' || true
+tr -d '\r\0' <"$log" 2>/dev/null | grep -a '^INFO ' || true
 if [ ! -s "$RES_FILE" ]; then
 	record FAIL results "the suite printed no RESULT line"
 fi
@@ -117,5 +117,8 @@ p=$(grep -c '^PASS ' "$RES_FILE" || true)
 f=$(grep -c '^FAIL ' "$RES_FILE" || true)
 s=$(grep -c '^SKIP ' "$RES_FILE" || true)
 sed -e 's/^\(PASS\|FAIL\|SKIP\) /\1: /' "$RES_FILE"
-echo "$p $f $s" >"$RESULTS/$SUITE.counts"
+cp "$log" "$RESULTS/$SUITE.log" 2>/dev/null || true
+cp "$WORK/out/dmesg.txt" "$RESULTS/$SUITE.dmesg" 2>/dev/null || true
+cp "$RES_FILE" "$RESULTS/$SUITE.results"
+echo "COUNTS $p $f $s"
 [ "$f" = 0 ]
