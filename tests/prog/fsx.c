@@ -2,7 +2,7 @@
 /*
  * fsx: a seeded, model-based random file tester in the manner of fsx.
  *
- *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] FILE
+ *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] [-E] FILE
  *
  * Operations: pwrite, pread, mapped read, mapped write (MAP_SHARED),
  * truncate up and down, fsync, msync; every K operations a close + cache drop
@@ -15,7 +15,8 @@
  * -P CKPT keeps the model (and the random state) in CKPT: when CKPT exists
  * the run first checks the whole file against it (e.g. after a remount) and
  * then continues the same operation stream; the model is saved at the end.
- * -V only checks the file against CKPT.
+ * -V only checks the file against CKPT.  -E turns the EOF pollution off (a
+ * control run: without it, stock ext2 passes).
  *
  * Prints "seed=N" first; on a mismatch it prints the offset, the bytes and
  * the tail of the operation log, and exits 1.  -s SEED -N OPS replays a run
@@ -70,7 +71,7 @@ static unsigned char *good;		/* the model, maxlen + psize bytes */
 static unsigned char *temp;
 static uint64_t seed, rng, opnr, nops = 3000, reopen_every = 500;
 static const char *ckpt;
-static int verify_only, quiet;
+static int verify_only, quiet, no_pollution;
 static int have_drop = 1;
 
 /* ------------------------------------------------------------------ */
@@ -277,7 +278,7 @@ static void pollute_eof(void)
 	int do_msync;
 	long i;
 
-	if (!in_page)
+	if (!in_page || no_pollution)
 		return;
 	do_msync = rnd_range(4) == 0;
 	map_range(pg, psize, &base, &ml, PROT_READ | PROT_WRITE);
@@ -527,7 +528,8 @@ static void ckpt_save(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K REOPEN] [-P CKPT] [-V] [-q] FILE\n");
+		"usage: fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K REOPEN] [-P CKPT] [-V] [-q] [-E] FILE\n"
+		"  -E  no EOF pollution (a control run: the stock kernel passes it)\n");
 	exit(2);
 }
 
@@ -537,7 +539,7 @@ int main(int argc, char **argv)
 	int opt, resumed = 0, seed_given = 0;
 	uint64_t i;
 
-	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:Vq")) != -1) {
+	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:VqE")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -563,6 +565,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'E':
+			no_pollution = 1;
 			break;
 		default:
 			usage();

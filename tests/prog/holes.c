@@ -712,6 +712,8 @@ static int s2_verify(void)
 /* ------------------------------------------------------------------ */
 /* S3 (G2 under a race) */
 
+static long fibmap(int fd, long blk);
+
 struct s3_shared {
 	volatile uint64_t counter;	/* child's store sequence */
 	volatile int stop;
@@ -734,6 +736,27 @@ static void s3_child(int fd, struct s3_shared *sh)
 		map[lo + (i++ * 7) % n] = c;
 	}
 	_exit(0);
+}
+
+/* The first violation: what the page cache, a mapping and the disk say. */
+static void s3_diag(int fd, off_t off, long long iter, off_t grow,
+		    uint64_t now)
+{
+	uint64_t again = 0, *map;
+	long b;
+
+	if (pread(fd, &again, 8, off) != 8)
+		again = ~0ULL;
+	map = mmap(NULL, psize, PROT_READ, MAP_SHARED, fd, 0);
+	b = fibmap(fd, off / 1024);
+	info("first violation: iteration %lld (grow to %lld%s) offset %lld: re-read %llu, via a new mapping %llu, counter at the check %llu, FIBMAP(%lld)=%ld, st_blocks %lld",
+	     iter, (long long)grow, iter % 4 ? ", after waiting" : ", racing",
+	     (long long)off, (unsigned long long)again,
+	     map == MAP_FAILED ? 0ULL :
+	     (unsigned long long)map[off / 8],
+	     (unsigned long long)now, (long long)off / 1024, b, fblocks(fd));
+	if (map != MAP_FAILED)
+		munmap(map, psize);
 }
 
 static int s3_run(void)
@@ -800,6 +823,8 @@ static int s3_run(void)
 						first_bad = off + 8 * k;
 						bad_tag = buf[k];
 						bad_before = before;
+						s3_diag(fd, first_bad, iters, grow,
+							sh->counter);
 					}
 				}
 			}
