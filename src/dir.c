@@ -422,10 +422,10 @@ static inline bool ext2hole_match(int len, const char *name,
  * @child: the name
  * @res_page: where the page holding the entry is returned
  *
- * The search starts at the page where the previous one succeeded.  A
- * corrupt page is skipped, so that names in the sound pages can still be
- * found; a name that is not found then yields the corruption error rather
- * than -ENOENT.
+ * The search starts at the page where the previous one succeeded.  The
+ * corrupt blocks of a page are skipped, so that names in the sound ones
+ * can still be found (and removed); a name that is not found then yields
+ * the corruption error rather than -ENOENT.
  *
  * Return: the entry, inside *@res_page (release it with
  * ext2hole_put_dir_page()), or an ERR_PTR: -ENOENT, -EFSCORRUPTED, -EIO...
@@ -435,6 +435,7 @@ struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 					       struct page **res_page)
 {
 	unsigned int reclen = EXT2HOLE_DIR_REC_LEN(child->len);
+	unsigned int chunk = ext2hole_chunk_size(dir);
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
 	unsigned long start, n, npages;
 	int err;
@@ -452,16 +453,29 @@ struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 		start = 0;
 	n = start;
 	do {
-		struct page *page = ext2hole_get_dir_page(dir, n);
+		bool ok;
+		struct page *page = ext2hole_read_dir_page(dir, n, &ok);
+		unsigned int blk, last;
+		char *kaddr;
 
 		if (IS_ERR(page)) {
 			err = PTR_ERR(page);
-		} else {
-			char *kaddr = page_address(page);
-			char *limit = kaddr + ext2hole_last_byte(dir, n);
-			struct ext2hole_dir_entry *de = (void *)kaddr;
+			goto next;
+		}
+		if (!ok)
+			err = -EFSCORRUPTED;
+		kaddr = page_address(page);
+		last = ext2hole_last_byte(dir, n);
+		for (blk = 0; blk + chunk <= last; blk += chunk) {
+			struct ext2hole_dir_entry *de = (void *)(kaddr + blk);
+			char *end = kaddr + blk + chunk;
 
-			while ((char *)de + reclen <= limit) {
+			/* In a corrupt page, search the sound blocks. */
+			if (!ok && !ext2hole_check_block(dir, kaddr, blk,
+							 page_offset(page),
+							 true))
+				continue;
+			while ((char *)de + reclen <= end) {
 				if (ext2hole_match(child->len, child->name, de)) {
 					ei->i_dir_start_lookup = n;
 					*res_page = page;
@@ -469,8 +483,9 @@ struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 				}
 				de = ext2hole_next_entry(de);
 			}
-			ext2hole_put_dir_page(page);
 		}
+		ext2hole_put_dir_page(page);
+next:
 		if (++n >= npages)
 			n = 0;
 		cond_resched();
