@@ -718,6 +718,7 @@ struct s3_shared {
 	volatile uint64_t counter;	/* child's store sequence */
 	volatile int stop;
 	volatile int child_ready;
+	volatile uint64_t syncs;	/* writeback rounds (variant wb) */
 };
 
 static void s3_child(int fd, struct s3_shared *sh)
@@ -767,7 +768,7 @@ static int s3_run(void)
 	time_t end = time(NULL) + race_secs;
 	off_t first_bad = -1;
 	uint64_t bad_tag = 0, bad_before = 0;
-	pid_t pid;
+	pid_t pid, wb_pid = 0;
 	int fd, status;
 	unsigned char d[S2_OLD];
 
@@ -785,6 +786,22 @@ static int s3_run(void)
 		setup_error("fork");
 	if (pid == 0)
 		s3_child(fd, sh);
+	if (!strcmp(variant, "wb")) {
+		wb_pid = fork();
+		if (wb_pid < 0)
+			setup_error("fork");
+		if (wb_pid == 0) {
+			/* writeback racing with the stores and size changes */
+			while (!sh->stop) {
+				sync_file_range(fd, 0, 0,
+						SYNC_FILE_RANGE_WRITE |
+						SYNC_FILE_RANGE_WAIT_AFTER);
+				sh->syncs++;
+				usleep(200);
+			}
+			_exit(0);
+		}
+	}
 	while (!sh->child_ready)
 		usleep(1000);
 	while (time(NULL) < end) {
@@ -833,9 +850,12 @@ static int s3_run(void)
 	}
 	sh->stop = 1;
 	waitpid(pid, &status, 0);
+	if (wb_pid > 0)
+		waitpid(wb_pid, NULL, 0);
 	close(fd);
-	info("%lld iterations, %llu child stores, %lld violations",
-	     iters, (unsigned long long)sh->counter, violations);
+	info("%lld iterations, %llu child stores, %llu writeback rounds, %lld violations",
+	     iters, (unsigned long long)sh->counter,
+	     (unsigned long long)sh->syncs, violations);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return verdict_bug("storing child died (status 0x%x)", status);
 	if (iters < 10)
@@ -1001,6 +1021,7 @@ static void usage(void)
 		"usage: holes S1..S6 MOUNTPOINT [setup|verify|all] [-v VARIANT] [-m stock|alloc|noalloc]\n"
 		"             [-x] [-t SECS] [-S SYSFSDIR] [-T STATEDIR]\n"
 		"  S1 variants: truncate pwrite   S2: truncate pwrite gapwrite   S4: truncate pwrite\n"
+		"  S3 variants: plain, wb (a third process forces writeback in a loop)\n"
 		"  -x  S1: a store accepted at ENOSPC is a bug even when fsync reports it\n"
 		"  -t  S3 duration (default 10 s)\n");
 	exit(EXIT_SETUP);
@@ -1059,15 +1080,19 @@ int main(int argc, char **argv)
 		usage();
 	psize = sysconf(_SC_PAGESIZE);
 	if (!variant)
-		variant = "truncate";
+		variant = !strcmp(scen, "S3") ? "plain" : "truncate";
 	if (!strcmp(scen, "S2")) {
 		if (strcmp(variant, "truncate") && strcmp(variant, "pwrite") &&
 		    strcmp(variant, "gapwrite"))
 			usage();
+	} else if (!strcmp(scen, "S3")) {
+		if (strcmp(variant, "plain") && strcmp(variant, "wb"))
+			usage();
 	} else if (strcmp(variant, "truncate") && strcmp(variant, "pwrite")) {
 		usage();
 	}
-	if (!strcmp(scen, "S3") || !strcmp(scen, "S6"))
+	if (!strcmp(scen, "S6") ||
+	    (!strcmp(scen, "S3") && !strcmp(variant, "plain")))
 		snprintf(label, sizeof(label), "%s", scen);
 	else
 		snprintf(label, sizeof(label), "%s/%s", scen, variant);
