@@ -228,6 +228,8 @@ make_root_cache() {
 # ----------------------------------------------------------------- main
 
 mkdir -p "$WORKDIR" "$CACHE_DIR"
+rm -rf "$WORKDIR/results" "$WORKDIR"/make.log "$WORKDIR"/guest.out \
+	"$WORKDIR"/dpkg-*.log "$WORKDIR/ext2hole.ko"
 : >"$LOG"
 install_host_tools
 ROOT_CACHE=$CACHE_DIR/dkms-root-$KVER.tar.zst
