@@ -24,6 +24,8 @@ mkdir -p "$stage/lib/modules/$kver"
 cp /bin/busybox "$stage/bin/busybox"
 cp "$top/initramfs/init" "$stage/init"
 chmod 755 "$stage/init"
+# mktemp -d makes the root 0700: non-root test users (runas) need to reach /tests.
+chmod 755 "$stage"
 
 # Packaged modules, dependencies first.
 mods=$moddir/lib/modules/$kver
