@@ -2,9 +2,11 @@
 /*
  * fsx: a seeded, model-based random file tester in the manner of fsx.
  *
- *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] [-E] FILE
+ *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] [-E] [-F] FILE
  *
- * Operations: pwrite, pread, mapped read, mapped write (MAP_SHARED),
+ * Operations: pwrite, pread, mapped read, mapped write (MAP_SHARED: half
+ * the time through a fresh mapping of the range, half through one mapping
+ * of the whole file kept across size changes; -F: fresh ones only),
  * truncate up and down, fsync, msync; every K operations a close + cache drop
  * + reopen followed by a check of the whole file.  Right before every size
  * change it stores junk through a mapping beyond EOF inside the EOF page
@@ -73,6 +75,9 @@ static uint64_t seed, rng, opnr, nops = 3000, reopen_every = 500;
 static const char *ckpt;
 static int verify_only, quiet, no_pollution;
 static int have_drop = 1;
+static unsigned char *pmap;		/* the persistent shared mapping */
+static size_t pmap_len;
+static int no_persistent;
 
 /* ------------------------------------------------------------------ */
 
@@ -113,11 +118,11 @@ static void dump_log(void)
 	for (; i < log_count; i++) {
 		struct log_entry *e = &oplog[i % LOG_SIZE];
 
-		printf("  %6" PRIu64 " %-8s 0x%06llx %6lld  0x%06llx -> 0x%06llx%s\n",
+		printf("  %6" PRIu64 " %-8s 0x%06llx %6lld  0x%06llx -> 0x%06llx%s%s\n",
 		       e->nr, op_name[e->op], e->off, e->len, e->size_before,
 		       e->size_after,
-		       e->op == OP_MAPWRITE && e->flag ? " +msync" :
-		       e->op == OP_POLLUTE && e->flag ? " +msync" : "");
+		       e->flag & 1 ? " +msync" : "",
+		       e->flag & 2 ? " (persistent mapping)" : "");
 	}
 }
 
@@ -243,17 +248,61 @@ static void check_all(const char *how)
 	check_pread(0, size, how);
 }
 
-/* Map [off, off+len) of the file; returns the pointer to @off. */
+/*
+ * The persistent mapping covers the largest file: its PTEs stay writable
+ * across size changes, so stores through it exercise the write-protection
+ * of the old EOF page and the re-fault after growth (G2, G3).
+ */
+static void pmap_open(void)
+{
+	if (no_persistent)
+		return;
+	pmap_len = (maxlen + psize - 1) & ~(long long)(psize - 1);
+	pmap = mmap(NULL, pmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pmap == MAP_FAILED)
+		fatal("mmap (persistent) %zu", pmap_len);
+}
+
+static void pmap_close(void)
+{
+	if (pmap)
+		munmap(pmap, pmap_len);
+	pmap = NULL;
+}
+
+/*
+ * Map [off, off+len) of the file; returns the pointer to @off.  Half the
+ * time this is the persistent mapping (then *base is NULL: nothing to
+ * unmap), else a fresh mapping of just that range.
+ */
 static unsigned char *map_range(long long off, long long len,
 				unsigned char **base, size_t *maplen, int prot)
 {
 	long long pg = off & ~(long long)(psize - 1);
 
+	if (pmap && rnd_range(2)) {
+		*base = NULL;
+		*maplen = off + len - pg;
+		return pmap + off;
+	}
 	*maplen = off + len - pg;
 	*base = mmap(NULL, *maplen, prot, MAP_SHARED, fd, pg);
 	if (*base == MAP_FAILED)
 		fatal("mmap 0x%llx+%zu", pg, *maplen);
 	return *base + (off - pg);
+}
+
+/* msync and unmap what map_range() gave */
+static void map_done(unsigned char *p, long long off, unsigned char *base,
+		     size_t maplen, int sync)
+{
+	long long pg = off & ~(long long)(psize - 1);
+	unsigned char *start = base ? base : p - (off - pg);
+
+	if (sync && msync(start, maplen, MS_SYNC))
+		fatal("msync 0x%llx+%zu", pg, maplen);
+	if (base)
+		munmap(base, maplen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -273,7 +322,7 @@ static void fill_data(long long off, long long len)
 static void pollute_eof(void)
 {
 	long long in_page = size % psize, pg = size - in_page;
-	unsigned char *base;
+	unsigned char *base, *p;
 	size_t ml;
 	int do_msync;
 	long i;
@@ -281,18 +330,17 @@ static void pollute_eof(void)
 	if (!in_page || no_pollution)
 		return;
 	do_msync = rnd_range(4) == 0;
-	map_range(pg, psize, &base, &ml, PROT_READ | PROT_WRITE);
+	p = map_range(pg, psize, &base, &ml, PROT_READ | PROT_WRITE);
 	if (sigsetjmp(bus_jmp, 1)) {
 		printf("fsx: SIGBUS storing beyond EOF in the EOF page (size 0x%llx)\n",
 		       size);
 		finish_fail();
 	}
 	for (i = in_page; i < psize; i++)
-		base[i] = 0x80 | (unsigned char)(rnd() & 0x7f);
-	if (do_msync && msync(base, ml, MS_SYNC))
-		fatal("msync (pollute)");
-	munmap(base, ml);
-	log_op(OP_POLLUTE, size, psize - in_page, size, size, do_msync);
+		p[i] = 0x80 | (unsigned char)(rnd() & 0x7f);
+	map_done(p, pg, base, ml, do_msync);
+	log_op(OP_POLLUTE, size, psize - in_page, size, size,
+	       do_msync | (base ? 0 : 2));
 }
 
 /* After the size grew from @old: the new hole must read zero right away. */
@@ -361,11 +409,9 @@ static void do_mapwrite(long long off, long long len)
 		finish_fail();
 	}
 	memcpy(p, temp, len);
-	if (do_msync && msync(base, ml, MS_SYNC))
-		fatal("msync");
-	munmap(base, ml);
+	map_done(p, off, base, ml, do_msync);
 	memcpy(good + off, temp, len);
-	log_op(OP_MAPWRITE, off, len, old, size, do_msync);
+	log_op(OP_MAPWRITE, off, len, old, size, do_msync | (base ? 0 : 2));
 }
 
 static void do_read(long long off, long long len)
@@ -379,29 +425,27 @@ static void do_mapread(long long off, long long len)
 	unsigned char *base, *p;
 	size_t ml;
 
-	log_op(OP_MAPREAD, off, len, size, size, 0);
 	p = map_range(off, len, &base, &ml, PROT_READ);
+	log_op(OP_MAPREAD, off, len, size, size, base ? 0 : 2);
 	if (sigsetjmp(bus_jmp, 1)) {
 		printf("fsx: SIGBUS in mapped read 0x%llx+%lld\n", off, len);
 		finish_fail();
 	}
 	memcpy(temp, p, len);
-	munmap(base, ml);
-	check_buf(temp, off, len, "mapread");
+	map_done(p, off, base, ml, 0);
+	check_buf(temp, off, len, base ? "mapread" : "mapread (persistent mapping)");
 }
 
 static void do_msync(void)
 {
-	unsigned char *base;
+	unsigned char *base, *p;
 	size_t ml;
 
 	log_op(OP_MSYNC, 0, size, size, size, 0);
 	if (!size)
 		return;
-	map_range(0, size, &base, &ml, PROT_READ);
-	if (msync(base, ml, MS_SYNC))
-		fatal("msync");
-	munmap(base, ml);
+	p = map_range(0, size, &base, &ml, PROT_READ);
+	map_done(p, 0, base, ml, 1);
 }
 
 static void do_reopen(void)
@@ -409,10 +453,12 @@ static void do_reopen(void)
 	log_op(OP_REOPEN, 0, 0, size, size, 0);
 	if (fsync(fd))
 		fatal("fsync before close");
+	pmap_close();
 	if (close(fd))
 		fatal("close");
 	drop_caches();
 	open_file(0);
+	pmap_open();
 	check_all("whole file after close + drop_caches + reopen");
 }
 
@@ -528,8 +574,9 @@ static void ckpt_save(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K REOPEN] [-P CKPT] [-V] [-q] [-E] FILE\n"
-		"  -E  no EOF pollution (a control run: the stock kernel passes it)\n");
+		"usage: fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K REOPEN] [-P CKPT] [-V] [-q] [-E] [-F] FILE\n"
+		"  -E  no EOF pollution (a control run: the stock kernel passes it)\n"
+		"  -F  fresh mappings only (no persistent mapping)\n");
 	exit(2);
 }
 
@@ -539,7 +586,7 @@ int main(int argc, char **argv)
 	int opt, resumed = 0, seed_given = 0;
 	uint64_t i;
 
-	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:VqE")) != -1) {
+	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:VqEF")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -568,6 +615,9 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			no_pollution = 1;
+			break;
+		case 'F':
+			no_persistent = 1;
 			break;
 		default:
 			usage();
@@ -599,6 +649,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	open_file(!resumed);
+	pmap_open();
 	if (resumed) {
 		log_op(OP_REOPEN, 0, 0, size, size, 0);
 		check_all("whole file against the checkpoint");
@@ -615,6 +666,7 @@ int main(int argc, char **argv)
 		if (fsync(fd))
 			fatal("final fsync");
 	}
+	pmap_close();
 	if (close(fd))
 		fatal("close");
 	if (ckpt && !verify_only)
