@@ -244,13 +244,14 @@ else
 	DEB=$BUILD/ext2hole-dkms_0.1.0_all.deb
 fi
 VERSION=$(dpkg-deb -f "$DEB" Version)
-pass deb-built "$(basename "$DEB")"
+pass deb-built "$(basename "$DEB") ($(($(date +%s) - t0))s)"
 
 # 2. the root (cached)
 exec 9>"$CACHE_DIR/dkms-root-$KVER.lock"
 flock 9
 [ -f "$ROOT_CACHE" ] || make_root_cache
 flock -u 9
+echo "INFO root cache present after $(($(date +%s) - t0))s"
 safe_rmroot "$ROOT"
 mkdir -p "$ROOT"
 zstd -q -d -c "$ROOT_CACHE" | tar -C "$ROOT" -xf -
