@@ -8,7 +8,7 @@ poke_le() {
 	for ((i = 0; i < n; i++)); do
 		esc+=$(printf '\\x%02x' $(((v >> (8 * i)) & 0xff)))
 	done
-	printf "$esc" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+	printf "%b" "$esc" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 
 # peek_le FILE OFFSET BYTES: print the LE integer there.
