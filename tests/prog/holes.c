@@ -617,6 +617,10 @@ static off_t s2_expected(unsigned char *buf)
 		memset(buf + 5000, 'E', 100);
 		return 5100;
 	}
+	if (!strcmp(variant, "inpage")) {
+		memset(buf + 2000, 'E', 100);
+		return 6000;
+	}
 	memset(buf + 6000, 'F', 100);
 	return 6100;
 }
@@ -665,6 +669,16 @@ static void s2_setup(void)
 	} else if (!strcmp(variant, "pwrite")) {
 		memset(buf, 'E', 100);
 		xpwrite(fd, buf, 100, 5000);
+	} else if (!strcmp(variant, "inpage")) {
+		/*
+		 * Two growths inside the EOF page: a write at 2000 (hole
+		 * 1000-2000, junk beyond 2100 stays beyond EOF), more junk
+		 * stored beyond the new EOF, then truncate up to 6000.
+		 */
+		memset(buf, 'E', 100);
+		xpwrite(fd, buf, 100, 2000);
+		memset(map + 2100, 0xCC, psize - 2100);
+		xftruncate(fd, 6000);
 	} else {
 		memset(buf, 'F', 100);
 		if (lseek(fd, 6000, SEEK_SET) != 6000)
@@ -1020,7 +1034,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: holes S1..S6 MOUNTPOINT [setup|verify|all] [-v VARIANT] [-m stock|alloc|noalloc]\n"
 		"             [-x] [-t SECS] [-S SYSFSDIR] [-T STATEDIR]\n"
-		"  S1 variants: truncate pwrite   S2: truncate pwrite gapwrite   S4: truncate pwrite\n"
+		"  S1 variants: truncate pwrite   S2: truncate pwrite gapwrite inpage   S4: truncate pwrite\n"
 		"  S3 variants: plain, wb (a third process forces writeback in a loop)\n"
 		"  -x  S1: a store accepted at ENOSPC is a bug even when fsync reports it\n"
 		"  -t  S3 duration (default 10 s)\n");
@@ -1083,7 +1097,7 @@ int main(int argc, char **argv)
 		variant = !strcmp(scen, "S3") ? "plain" : "truncate";
 	if (!strcmp(scen, "S2")) {
 		if (strcmp(variant, "truncate") && strcmp(variant, "pwrite") &&
-		    strcmp(variant, "gapwrite"))
+		    strcmp(variant, "gapwrite") && strcmp(variant, "inpage"))
 			usage();
 	} else if (!strcmp(scen, "S3")) {
 		if (strcmp(variant, "plain") && strcmp(variant, "wb"))
