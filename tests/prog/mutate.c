@@ -51,6 +51,7 @@ struct mutate_geo {
 	uint32_t inode_size;
 	uint32_t first_ino;
 	uint32_t gdt_block;
+	uint32_t itable[128];	/* inode table of each group, from the valid image */
 	uint32_t nfiles, ndirs, nind, ndind;
 	uint32_t files[MAX_INODES];	/* in use, with a data block */
 	uint32_t dirs[MAX_INODES];
@@ -148,7 +149,7 @@ static struct ext2hole_inode *inop(struct mutate_geo *g, uint32_t ino)
 		return NULL;
 	group = (ino - 1) / g->ipg;
 	idx = (ino - 1) % g->ipg;
-	table = get32(&gdp(g, group)->bg_inode_table);
+	table = g->itable[group];
 	off = (size_t)table * g->bs + (size_t)idx * g->inode_size;
 	if (off + g->inode_size > g->len)
 		return NULL;
@@ -196,6 +197,8 @@ static void parse(struct mutate_geo *g)
 	if (((size_t)g->gdt_block + 1) * g->bs > g->len ||
 	    g->ngroups * sizeof(struct ext2hole_group_desc) > g->bs)
 		die("group descriptors do not fit in one block");
+	for (ino = 0; ino < g->ngroups && ino < 128; ino++)
+		g->itable[ino] = get32(&gdp(g, ino)->bg_inode_table);
 
 	for (ino = 1; ino <= g->inodes; ino++) {
 		struct ext2hole_inode *in = inop(g, ino);
