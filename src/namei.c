@@ -71,6 +71,21 @@ static struct dentry *ext2hole_lookup(struct inode *dir, struct dentry *dentry,
 				       dir->i_ino, dentry, ino);
 			return ERR_PTR(-EFSCORRUPTED);
 		}
+		/*
+		 * A name for an inode with no links (mode set, no dtime: iget
+		 * takes it) would let mkdir/link raise a zero count.  Unless
+		 * someone else uses it (an O_TMPFILE file), mark it bad so that
+		 * the iput below does not free what the image says is in use.
+		 */
+		if (!IS_ERR(inode) && !inode->i_nlink) {
+			ext2hole_error(sb,
+				       "directory #%lu: entry '%pd' names inode %lu with no links",
+				       dir->i_ino, dentry, ino);
+			if (atomic_read(&inode->i_count) == 1)
+				make_bad_inode(inode);
+			iput(inode);
+			return ERR_PTR(-EFSCORRUPTED);
+		}
 	}
 	return d_splice_alias(inode, dentry);
 }
