@@ -26,7 +26,9 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/rmap.h>
+#include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/highmem.h>
 #include <linux/writeback.h>
 #include <linux/buffer_head.h>
 #include "ext2hole.h"
@@ -358,6 +360,58 @@ static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
 	return 0;
 }
 
+static void ext2hole_eof_end_io(struct bio *bio)
+{
+	struct buffer_head *bh = bio->bi_private;
+
+	__free_page(bio_first_page_all(bio));
+	bh->b_end_io(bh, !bio->bi_status);
+	bio_put(bio);
+}
+
+/*
+ * Submit a buffer locked and marked for async write.  The buffer that
+ * straddles @i_size is written from a copy whose bytes past EOF are zero:
+ * the page keeps what was stored there through a mapping (G4 zeroes no
+ * mapped memory), but the disk keeps ext2's invariant that the tail of the
+ * last block is zero, which the kernel's ext2 and ext4 drivers rely on when
+ * they extend the file, and a later read of the page shows zeros past EOF.
+ * Without memory for the copy the buffer is written as it is: the hole API
+ * zeroes that tail on disk anyway before the file grows.
+ */
+static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
+			       loff_t i_size)
+{
+	loff_t start = page_offset(bh->b_page) + bh_offset(bh);
+	unsigned int valid;
+	struct page *bounce;
+	struct bio *bio;
+	char *dst;
+
+	if (i_size <= start || i_size >= start + bh->b_size)
+		goto plain;
+	bounce = alloc_page(GFP_NOIO);
+	if (!bounce)
+		goto plain;
+	valid = i_size - start;
+	dst = kmap_local_page(bounce);
+	memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);
+	memset(dst + valid, 0, bh->b_size - valid);
+	kunmap_local(dst);
+
+	if (test_set_buffer_req(bh))
+		clear_buffer_write_io_error(bh);
+	bio = bio_alloc(bh->b_bdev, 1, opf, GFP_NOIO);
+	bio->bi_iter.bi_sector = bh->b_blocknr * (bh->b_size >> 9);
+	bio_add_page(bio, bounce, bh->b_size, 0);
+	bio->bi_end_io = ext2hole_eof_end_io;
+	bio->bi_private = bh;
+	submit_bio(bio);
+	return;
+plain:
+	submit_bh(opf, bh);
+}
+
 /**
  * ext2hole_write_full_page - new-style writeback of one locked page (G4)
  * @page: the locked page, its dirty bit already cleared for I/O
@@ -369,9 +423,10 @@ static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
  * delayed buffers are mapped with get_block(create=1), dirty mapped buffers
  * are written, and nothing that did not pass through get_block (in
  * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
- * i_size (truncate in progress) is just unlocked.  On error the mapped
- * buffers are still written, the error is recorded in the mapping for
- * fsync/msync, and returned.
+ * i_size (truncate in progress) is just unlocked.  The buffer straddling
+ * EOF goes to disk from a copy with a zeroed tail (ext2hole_submit_bh).
+ * On error the mapped buffers are still written, the error is recorded in
+ * the mapping for fsync/msync, and returned.
  *
  * Return: 0 or the error of @get_block.
  */
@@ -466,7 +521,7 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 		struct buffer_head *next = bh->b_this_page;
 
 		if (buffer_async_write(bh)) {
-			submit_bh(write_flags, bh);
+			ext2hole_submit_bh(bh, write_flags, i_size);
 			nr_underway++;
 		}
 		bh = next;
@@ -500,7 +555,7 @@ recover:
 
 		if (buffer_async_write(bh)) {
 			clear_buffer_dirty(bh);
-			submit_bh(write_flags, bh);
+			ext2hole_submit_bh(bh, write_flags, i_size);
 			nr_underway++;
 		}
 		bh = next;
