@@ -14,7 +14,8 @@
  * the triple indirect range of 1 KiB blocks), read (checksum), truncate,
  * mmap store inside i_size, rename, renameat2 NOREPLACE/EXCHANGE, link,
  * unlink, mkdir, rmdir, symlink (fast and slow), readlink, mknod fifo,
- * chmod, fsync, and readdir of a directory (sorted names, checksummed).
+ * chmod, fsync, readdir of a directory (sorted names, checksummed),
+ * O_DIRECT writes and reads (4 KiB aligned) and O_APPEND writes.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -134,6 +135,7 @@ static void op_readdir(const char *d, long i)
 int main(int argc, char **argv)
 {
 	static unsigned char buf[1 << 16];
+	static unsigned char dbuf[4 * 4096] __attribute__((aligned(4096)));
 	unsigned long long seed = 1;
 	long ops = 2000, i;
 	unsigned int far_mib = 66;
@@ -165,7 +167,7 @@ int main(int argc, char **argv)
 	for (k = 1; k < NDIRS; k++)
 		printf("init mkdir %s %s\n", dirs[k], res(mkdir(dirs[k], 0755)));
 	for (i = 0; i < ops; i++) {
-		unsigned int op = rn(100);
+		unsigned int op = rn(110);
 		long r;
 		int fd;
 
@@ -302,9 +304,42 @@ int main(int argc, char **argv)
 			printf("%ld fsync %s %s\n", i, a, res(r));
 			if (fd >= 0)
 				close(fd);
-		} else {
+		} else if (op < 100) {
 			rpath(a, 1);
 			op_readdir(rn(2) ? a : ".", i);
+		} else if (op < 105) {	/* O_DIRECT write, 4 KiB aligned */
+			uint64_t off = rn(8) ? (uint64_t)rn(100) * 4096 :
+				       (far_off & ~4095ULL) + (uint64_t)rn(256) * 4096;
+			size_t len = 4096 * (1 + rn(4));
+
+			for (k = 0; k < len; k++)
+				dbuf[k] = rnd() >> 56;
+			fd = open(a, O_WRONLY | O_CREAT | O_DIRECT | O_NONBLOCK, 0644);
+			r = fd < 0 ? -1 : pwrite(fd, dbuf, len, off);
+			printf("%ld dwrite %s %zu@%llu %s\n", i, a, len,
+			       (unsigned long long)off, res(r));
+			if (fd >= 0)
+				close(fd);
+		} else if (op < 108) {	/* O_DIRECT read */
+			uint64_t off = (uint64_t)rn(100) * 4096;
+
+			fd = open(a, O_RDONLY | O_DIRECT | O_NONBLOCK);
+			r = fd < 0 ? -1 : pread(fd, dbuf, 4 * 4096, off);
+			printf("%ld dread %s @%llu %s h=%016llx\n", i, a,
+			       (unsigned long long)off, res(r),
+			       r > 0 ? (unsigned long long)fnv(1, dbuf, r) : 0ULL);
+			if (fd >= 0)
+				close(fd);
+		} else {		/* O_APPEND write */
+			size_t len = 1 + rn(9000);
+
+			for (k = 0; k < len; k++)
+				buf[k] = rnd() >> 56;
+			fd = open(a, O_WRONLY | O_APPEND | O_NONBLOCK);
+			r = fd < 0 ? -1 : write(fd, buf, len);
+			printf("%ld append %s %zu %s\n", i, a, len, res(r));
+			if (fd >= 0)
+				close(fd);
 		}
 	}
 	fflush(stdout);
