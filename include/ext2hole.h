@@ -3,7 +3,10 @@
  * ext2hole in-memory state and the prototypes each source file offers.
  *
  * Lock order (see also the top of src/hole.c):
- *   i_rwsem -> invalidate_lock -> i_map_mutex -> page lock -> buffer lock
+ *   i_rwsem -> invalidate_lock -> page lock -> i_map_mutex -> buffer lock
+ *   (get_block runs with a page of the file locked and takes i_map_mutex;
+ *   nothing locks a page of a file while holding its i_map_mutex: truncate
+ *   cuts the page cache before it frees blocks under the mutex.)
  *   s_balloc_mutex / s_ialloc_mutex are leaves taken under i_map_mutex;
  *   s_lock (spinlock) is innermost.  Faults: mmap_lock -> sb_start_pagefault
  *   -> invalidate_lock (shared) -> page lock.

@@ -149,8 +149,16 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 	mode = le16_to_cpu(raw->i_mode);
 	set_nlink(inode, le16_to_cpu(raw->i_links_count));
 	ei->i_dtime = le32_to_cpu(raw->i_dtime);
-	/* A deleted inode: the entry pointing here is stale. */
-	if (!inode->i_nlink && (!mode || ei->i_dtime)) {
+	/*
+	 * No links: a deleted inode (dtime set) or one whose last link went
+	 * away before a crash.  Either way the entry pointing here is stale;
+	 * loading it would let evict free it again.
+	 */
+	if (!inode->i_nlink) {
+		if (mode && !ei->i_dtime)
+			ext2hole_msg(sb, KERN_WARNING,
+				     "inode %lu: in use but no links, run e2fsck",
+				     ino);
 		err = -ESTALE;
 		goto bad;
 	}
@@ -870,7 +878,9 @@ static void ext2hole_drop_xattr_block(struct inode *inode)
 void ext2hole_evict_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
-	bool want_delete = !inode->i_nlink && !is_bad_inode(inode);
+	/* Never write to a read-only mount (errors=remount-ro included). */
+	bool want_delete = !inode->i_nlink && !is_bad_inode(inode) &&
+			   !sb_rdonly(sb);
 
 	truncate_inode_pages_final(&inode->i_data);
 
