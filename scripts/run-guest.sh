@@ -4,7 +4,8 @@
 #   usage: run-guest.sh -i INITRD -l LOG [-t SECONDS] [-a APPEND] [-d DISK]...
 # Disks attach as virtio drives in order (vda, vdb, ...).  The console goes
 # to LOG.  Exit status: QEMU's, or 124 when the timeout killed the guest.
-# Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP.
+# Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP,
+# EXT2HOLE_APPEND (extra kernel command-line words for every boot).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +33,7 @@ fi
 args=(-accel tcg -cpu max -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HOLE_SMP:-2}"
       -display none -monitor none -serial stdio -no-reboot
       -kernel "$kernel" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 loglevel=5 $append")
+      -append "console=ttyS0 panic=-1 loglevel=5 ${EXT2HOLE_APPEND:-} $append")
 for d in "${disks[@]}"; do
 	args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
 done
