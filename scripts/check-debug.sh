@@ -10,7 +10,8 @@
 #    build/debug/mod (the repo's src/ stays the normal build's), and the
 #    ext2stock baseline from the same tree's fs/ext2 in build/debug/baseline.
 # 3. tests/check.sh runs with BUILD=build/debug, results in results/debug/,
-#    every suite's TIMEOUT multiplied by EXT2HOLE_TIMEOUT_SCALE (default 6).
+#    every suite's TIMEOUT multiplied by EXT2HOLE_TIMEOUT_SCALE (default 6),
+#    extra kernel command-line words in EXT2HOLE_APPEND (see below).
 #
 # usage: scripts/check-debug.sh [SUITE...]
 set -euo pipefail
@@ -66,4 +67,11 @@ export EXT2HOLE_KVER_GUEST=$RELEASE
 export EXT2HOLE_TIMEOUT_SCALE=${EXT2HOLE_TIMEOUT_SCALE:-6}
 export EXT2HOLE_RESULTS=${EXT2HOLE_RESULTS:-$TOP/results/debug}
 export EXT2HOLE_QEMU_MEM=${EXT2HOLE_QEMU_MEM:-2048}
+# TCG + KASAN + lockdep run ACPI's AML far too slowly: the PCI IRQ routing
+# method (_PRT) hits its 30 s loop timeout per device, the boot takes
+# minutes and reports soft lockups.  Route PCI IRQs from the BIOS table
+# (acpi=noirq; ACPI stays for poweroff) and give the soft-lockup and RCU
+# stall detectors room for a slow emulated CPU.  The hung-task detector
+# keeps the harness's 60 s.
+export EXT2HOLE_APPEND="${EXT2HOLE_APPEND:-} acpi=noirq watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
 exec tests/check.sh "$@"

@@ -55,6 +55,15 @@ if [ "$mode" = print ]; then
 	exit
 fi
 
+# One builder at a time per cache entry; later callers wait for it and
+# then find the kernel cached.
+mkdir -p "$DIR"
+exec 9>"$DIR/.lock"
+if ! flock -n 9; then
+	echo "debug-kernel.sh: another build of $DIR is running; waiting" >&2
+	flock 9
+fi
+
 if [ "$mode" = build ] && [ -f "$DIR/bzImage" ] && [ -f "$DIR/release" ]; then
 	echo "debug kernel cached:" >&2
 	print_vars
