@@ -595,6 +595,14 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 got_it:
 	pos = page_offset(page) + ((char *)de - kaddr);
 	err = ext2hole_prepare_chunk(page, pos, rec_len);
+	if (err && append) {
+		/* Free what a failed append (ENOSPC...) allocated past i_size. */
+		unlock_page(page);
+		ext2hole_put_dir_page(page);
+		truncate_pagecache(dir, dir->i_size);
+		ext2hole_truncate_blocks(dir, dir->i_size);
+		return err;
+	}
 	if (err)
 		goto out_unlock;
 	if (append) {
