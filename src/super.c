@@ -39,6 +39,7 @@ void ext2hole_msg(struct super_block *sb, const char *level,
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
+	/* @level is a KERN_* prefix chosen by the caller, as in ext2_msg(). */
 	printk("%sext2hole (%s): %pV\n", level, sb ? sb->s_id : "?", &vaf);
 	va_end(args);
 }
@@ -63,8 +64,7 @@ void __ext2hole_error(struct super_block *sb, const char *func,
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	printk(KERN_CRIT "ext2hole (%s): error: %s: %pV\n", sb->s_id, func,
-	       &vaf);
+	pr_crit("ext2hole (%s): error: %s: %pV\n", sb->s_id, func, &vaf);
 	va_end(args);
 
 	if (!sbi || !sbi->s_es)
