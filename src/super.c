@@ -392,7 +392,9 @@ static void ext2hole_put_super(struct super_block *sb)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 
-	ext2hole_sysfs_unregister(sb);
+	/* A failed registration already dropped the kobject (fill_super). */
+	if (sbi->s_kobj.state_in_sysfs)
+		ext2hole_sysfs_unregister(sb);
 	if (!sb_rdonly(sb))
 		ext2hole_restore_state(sb);
 	sb->s_fs_info = NULL;
