@@ -441,8 +441,12 @@ static int guarded_store(volatile unsigned char *p, unsigned char c)
 #define S1_FILE "s1.file"
 #define S1_FILLDIR "s1.fill"
 
-/* Fill the filesystem; returns the free blocks left (should be 0). */
-static unsigned long long fill_fs(void)
+/*
+ * Fill the filesystem but for @leave blocks: one-block files are set aside
+ * first and deleted once everything else is full.  Returns the free blocks
+ * then (should be @leave).
+ */
+static unsigned long long fill_fs(int leave)
 {
 	static char chunk[65536];
 	char p[PATH_MAX], n[PATH_MAX + 32];
@@ -455,6 +459,13 @@ static unsigned long long fill_fs(void)
 	path_of(p, sizeof(p), S1_FILLDIR);
 	if (mkdir(p, 0755) && errno != EEXIST)
 		setup_error("mkdir %s", p);
+	for (i = 0; i < leave; i++) {
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		fd = open(n, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, chunk, 1024) != 1024)
+			setup_error("reserve file %s", n);
+		close(fd);
+	}
 	snprintf(n, sizeof(n), "%s/big", p);
 	fd = open(n, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
@@ -502,8 +513,17 @@ static unsigned long long fill_fs(void)
 	sync();
 	if (statvfs(mnt, &sv))
 		setup_error("statvfs");
-	info("filled %llu KiB + %d small files; %llu blocks free", done / 1024,
-	     i, (unsigned long long)sv.f_bfree);
+	if (sv.f_bfree)
+		return sv.f_bfree + leave;
+	info("filled %llu KiB + %d small files", done / 1024, i);
+	for (i = 0; i < leave; i++) {
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		if (unlink(n))
+			setup_error("unlink %s", n);
+	}
+	sync();
+	if (statvfs(mnt, &sv))
+		setup_error("statvfs");
 	return sv.f_bfree;
 }
 
@@ -515,6 +535,10 @@ static void unfill_fs(void)
 	path_of(p, sizeof(p), S1_FILLDIR);
 	snprintf(n, sizeof(n), "%s/big", p);
 	unlink(n);
+	for (i = 0; i < 2; i++) {
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		unlink(n);
+	}
 	for (i = 0; i < 100000; i++) {
 		snprintf(n, sizeof(n), "%s/small.%d", p, i);
 		if (unlink(n))
@@ -528,10 +552,24 @@ static void s1_setup(void)
 	unsigned char buf[1024];
 	unsigned char *map;
 	unsigned long long left;
-	int fd, bus, merr = 0, ferr = 0;
+	struct statvfs sv;
+	int fd, bus, merr = 0, ferr = 0, need;
 
+	/*
+	 * Fill first, leaving exactly the blocks the file needs before the
+	 * store (block 0, and block 9 for the pwrite variant), so that no
+	 * writeback or sync runs between map[0] = 'a', the growth and the
+	 * store: the PTE made writable by the first store is still writable
+	 * and dirty unless the growth write-protects it (G3), which is part
+	 * of what this scenario checks.
+	 */
 	memset(buf, 'D', sizeof(buf));
 	fd = open_file(S1_FILE, O_RDWR | O_CREAT | O_TRUNC);
+	need = !strcmp(variant, "truncate") ? 1 : 2;
+	left = fill_fs(need);
+	if (left != (unsigned long long)need)
+		setup_error("could not fill the filesystem: %llu blocks free, wanted %d",
+			    left, need);
 	xpwrite(fd, buf, 1024, 0);
 	map = xmmap(fd, psize);
 	map[0] = 'a';
@@ -539,10 +577,12 @@ static void s1_setup(void)
 		xftruncate(fd, 10000);
 	else
 		xpwrite(fd, "E", 1, 10000);
-	left = fill_fs();
-	if (left)
-		setup_error("could not fill the filesystem: %llu blocks free",
-			    left);
+	if (statvfs(mnt, &sv))
+		setup_error("statvfs");
+	info("%llu blocks free before the store at 3000",
+	     (unsigned long long)sv.f_bfree);
+	if (sv.f_bfree)
+		setup_error("filesystem not full before the store");
 	bus = guarded_store(map + 3000, 'b');
 	if (msync(map, psize, MS_SYNC))
 		merr = errno;
