@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 			r = fd < 0 ? -1 : 0;
 			for (pass = 0; pass < 2 && fd >= 0 && r >= 0; pass++) {
 				off = pass ? far_off : 0;
-				end = pass ? far_off + (4 << 20) : 300 * 1024;
+				end = pass ? far_off + (1 << 20) : 300 * 1024;
 				while (off < end && (r = pread(fd, buf, sizeof(buf), off)) > 0) {
 					h = fnv(h ^ off, buf, r);
 					tot += r;
