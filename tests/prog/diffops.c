@@ -52,7 +52,8 @@ static unsigned int rn(unsigned int n)
 }
 
 static const char *const dirs[] = { ".", "d0", "d1", "d0/d2", "d1/d3", "d0/d2/d4" };
-#define NDIRS (sizeof(dirs) / sizeof(dirs[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NDIRS ARRAY_SIZE(dirs)
 
 /* A random path: a directory of the pool, or a name inside one. */
 static void rpath(char *out, int want_dir)

@@ -41,6 +41,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static uint64_t rng;
 static int is_root;
 static const char *top_dir;
@@ -169,7 +171,7 @@ static void do_files(const char *top)
 	size_t i;
 
 	mkd(dir, 0755);
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		char *p;
 
 		snprintf(name, sizeof(name), "size-%zu", sizes[i]);
@@ -318,7 +320,7 @@ static void do_names(const char *top)
 	size_t i;
 
 	mkd(dir, 0755);
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		char *p;
 
 		rname(name, lens[i]);
@@ -341,12 +343,12 @@ static void do_names(const char *top)
 		free(d);
 	}
 	{
-		static const char *odd[] = {
+		static const char *const odd[] = {
 			"with space", "tab\there", "nl\nname", "utf8-\xc3\xa9\xe2\x82\xac",
 			"high-\xff\xfe", "back\\slash", "-dash", "...", ".hidden",
 		};
 
-		for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(odd); i++) {
 			char *p = pjoin(dir, odd[i]);
 
 			mkfile(p, i * 7);
@@ -364,7 +366,7 @@ static void do_links(const char *top)
 	size_t i;
 
 	mkd(dir, 0755);
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		char *p;
 
 		rname(tgt, lens[i]);
@@ -383,7 +385,7 @@ static void do_links(const char *top)
 			{ "self", "self" },
 		};
 
-		for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(pairs); i++) {
 			char *p = pjoin(dir, pairs[i][0]);
 
 			if (symlink(pairs[i][1], p))
@@ -437,7 +439,7 @@ static void do_perm(const char *top)
 	size_t i;
 
 	mkd(dir, 0755);
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
 		char *p;
 
 		snprintf(name, sizeof(name), "mode-%04o", modes[i]);
