@@ -352,6 +352,26 @@ static void check_grown(long long old, long long new, const char *how)
 		end = new;
 	if (end > old)
 		check_pread(old, end - old, how);
+	/*
+	 * Half the time, store right away into the newly valid part of the
+	 * old EOF page through the persistent mapping, whose PTE may still be
+	 * writable from before the growth: unless the growth write-protected
+	 * it, the store skips page_mkwrite and its blocks are never allocated
+	 * (G3); the next close + cache drop shows the loss.
+	 */
+	if (pmap && end > old && rnd_range(2)) {
+		long long len = end - old;
+
+		fill_data(old, len);
+		if (sigsetjmp(bus_jmp, 1)) {
+			printf("fsx: SIGBUS storing into the old EOF page 0x%llx+%lld after growth\n",
+			       old, len);
+			finish_fail();
+		}
+		memcpy(pmap + old, temp, len);
+		memcpy(good + old, temp, len);
+		log_op(OP_MAPWRITE, old, len, size, size, 2);
+	}
 }
 
 static void do_truncate(long long newsize)
