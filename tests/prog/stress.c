@@ -5,7 +5,8 @@
  *   stress [-s SEED] [-p PROCS] [-n OPS] [-m MAXSIZE] DIR
  *
  * PROCS processes (fork) each run OPS random operations: create, write,
- * truncate, rename, link, unlink, mkdir, rmdir, symlink, fsync, read.
+ * store through a shared mapping, truncate, rename, link, unlink, mkdir,
+ * rmdir, symlink, fsync, read.
  * Three quarters of them go to the process's own directory DIR/pN, where
  * a model of every name and every file's bytes is kept and checked on
  * reads and at the end (content, sizes, link counts, symlink targets and
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -199,6 +201,45 @@ static void op_write(int i, int create_only)
 		err("fsync %s: %s", p, strerror(errno));
 	if (close(fd))
 		err("close %s: %s", p, strerror(errno));
+}
+
+/* Store through a shared mapping inside i_size (page_mkwrite path). */
+static void op_mmap(int i)
+{
+	struct obj *o = files[i];
+	char p[2048];
+	size_t off, len, k;
+	unsigned char *m;
+	int fd;
+
+	if (!o || !o->size)
+		return;
+	path(p, mydir, 'f', i);
+	fd = open(p, O_RDWR);
+	if (fd < 0) {
+		err("open %s: %s", p, strerror(errno));
+		return;
+	}
+	m = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		err("mmap %s: %s", p, strerror(errno));
+		close(fd);
+		return;
+	}
+	off = rn(o->size);
+	len = 1 + rn(o->size - off < 20000 ? o->size - off : 20000);
+	for (k = 0; k < len; k++) {
+		unsigned char b = rnd() >> 56;
+
+		m[off + k] = b;
+		o->data[off + k] = b;
+	}
+	if (memcmp(m, o->data, o->size))
+		err("mmap %s: the mapping differs from the model", p);
+	if (!rn(4) && msync(m, o->size, MS_SYNC))
+		err("msync %s: %s", p, strerror(errno));
+	munmap(m, o->size);
+	close(fd);
 }
 
 static void op_truncate(int i)
@@ -528,8 +569,10 @@ static void run(int ops)
 
 		if (c < 25) {
 			shared_op();
-		} else if (c < 45) {
+		} else if (c < 40) {
 			op_write(rn(NFILE), 0);
+		} else if (c < 45) {
+			op_mmap(rn(NFILE));
 		} else if (c < 50) {
 			int i = rn(NFILE);
 
@@ -600,6 +643,10 @@ int main(int argc, char **argv)
 	printf("seed=%llu procs=%d ops=%d maxsize=%zu\n", seed, procs, ops, maxsize);
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (mkdir(top, 0755) && errno != EEXIST) {
+		perror(top);
+		return 2;
+	}
 	snprintf(shdir, sizeof(shdir), "%s/shared", top);
 	if (mkdir(shdir, 0755) && errno != EEXIST) {
 		perror(shdir);
