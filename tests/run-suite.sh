@@ -75,6 +75,11 @@ else
 		fi
 	else
 		guest_ok=1
+		# A guest script that stopped halfway must not pass by silence.
+		grc=$(tr -d '\r\0' <"$log" | sed -n 's/^EXT2HOLE-SUITE-RC //p' | tail -n 1)
+		if [ "${grc:-x}" != 0 ]; then
+			record FAIL guest-script "the guest script ended with status ${grc:-unknown}"
+		fi
 	fi
 	# Kernel splats fail the suite, on the console or in dmesg.
 	pat='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
