@@ -133,6 +133,22 @@ static void op_readdir(const char *d, long i)
 	printf("%ld readdir %s n=%d h=%016llx\n", i, d, n, (unsigned long long)h);
 }
 
+/*
+ * O_DIRECT only on regular files: opening a directory O_DIRECT is EINVAL
+ * through the ext4 driver (no direct_IO for directories) but succeeds on
+ * ext2 (one aops for both); that is no bug, so keep it out of the log.
+ */
+static int odirect_open(const char *p, int flags)
+{
+	struct stat st;
+
+	if (stat(p, &st) == 0 && !S_ISREG(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	return open(p, flags, 0644);
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char buf[1 << 16];
@@ -315,7 +331,7 @@ int main(int argc, char **argv)
 
 			for (k = 0; k < len; k++)
 				dbuf[k] = rnd() >> 56;
-			fd = open(a, O_WRONLY | O_CREAT | O_DIRECT | O_NONBLOCK, 0644);
+			fd = odirect_open(a, O_WRONLY | O_CREAT | O_DIRECT | O_NONBLOCK);
 			r = fd < 0 ? -1 : pwrite(fd, dbuf, len, off);
 			printf("%ld dwrite %s %zu@%llu %s\n", i, a, len,
 			       (unsigned long long)off, res(r));
@@ -324,7 +340,7 @@ int main(int argc, char **argv)
 		} else if (op < 108) {	/* O_DIRECT read */
 			uint64_t off = (uint64_t)rn(100) * 4096;
 
-			fd = open(a, O_RDONLY | O_DIRECT | O_NONBLOCK);
+			fd = odirect_open(a, O_RDONLY | O_DIRECT | O_NONBLOCK);
 			r = fd < 0 ? -1 : pread(fd, dbuf, 4 * 4096, off);
 			printf("%ld dread %s @%llu %s h=%016llx\n", i, a,
 			       (unsigned long long)off, res(r),
