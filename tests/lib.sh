@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest-side helpers for tests/suites/*.guest (busybox sh).
 
-pass() { n=$1; shift; echo "RESULT PASS $n $*"; }
-fail() { n=$1; shift; echo "RESULT FAIL $n ${*:-failed}"; }
-skip() { n=$1; shift; echo "RESULT SKIP $n $*"; }
+pass() { local n=$1; shift; echo "RESULT PASS $n $*"; }
+fail() { local n=$1; shift; echo "RESULT FAIL $n ${*:-failed}"; }
+skip() { local n=$1; shift; echo "RESULT SKIP $n $*"; }
 info() { echo "INFO $*"; }
 
 # check NAME cmd...: PASS when the command exits 0.
 check() {
-	n=$1; shift
+	local n=$1 out
+	shift
 	if out=$("$@" 2>&1); then
 		pass "$n"
 	else
@@ -18,7 +19,8 @@ check() {
 
 # expect_fail NAME cmd...: PASS when the command fails.
 expect_fail() {
-	n=$1; shift
+	local n=$1 out
+	shift
 	if out=$("$@" 2>&1); then
 		fail "$n" "succeeded unexpectedly: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 	else
@@ -28,6 +30,7 @@ expect_fail() {
 
 # fsck_dev DEV: e2fsck -fn on an unmounted device; prints the output on failure.
 fsck_dev() {
+	local out
 	if out=$(e2fsck -fn "$1" 2>&1); then
 		return 0
 	fi
