@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <termios.h>
 #include <unistd.h>
 
 static uint64_t crashw_rng;
@@ -232,6 +233,12 @@ static void crash(void)
 	}
 	fd = open("/proc/sysrq-trigger", O_WRONLY);
 	fflush(stdout);
+	/*
+	 * The reset does not wait for the serial console: let the line that
+	 * tells the host the crash point was reached leave the UART first.
+	 */
+	tcdrain(STDOUT_FILENO);
+	usleep(300000);
 	if (fd < 0 || write(fd, "b", 1) != 1)
 		die("sysrq");
 	sleep(60);
