@@ -13,12 +13,8 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 #else
-#include <stdint.h>
 #include <assert.h>
-typedef uint8_t __u8;
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
+#include <linux/types.h>	/* __u8, __le16, __le32: the kernel's uapi types */
 #ifndef static_assert
 #define static_assert _Static_assert
 #endif

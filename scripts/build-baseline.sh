@@ -6,7 +6,9 @@
 # the result is copied to $BUILD/baseline/ext2stock.ko.
 set -euo pipefail
 
-kver=$(scripts/kver.sh)
+here=$(cd "$(dirname "$0")" && pwd)
+
+kver=$("$here/kver.sh")
 kdir=${KDIR:-/usr/src/linux-headers-$kver}
 build=${BUILD:-$PWD/build}
 tarball=$(ls /usr/src/linux-source-6.1.tar.xz)

@@ -4,12 +4,14 @@
 # Runs as root on Debian 12 (apt-get); as another user it only reports.
 set -euo pipefail
 
-kver=$(scripts/kver.sh 2>/dev/null || true)
+here=$(cd "$(dirname "$0")" && pwd)
+
+kver=$("$here/kver.sh" 2>/dev/null || true)
 if [ -z "$kver" ]; then
 	# A fresh machine has no package lists yet: resolve after an update.
 	if [ "$(id -u)" = 0 ]; then
 		apt-get update -q >/dev/null
-		kver=$(scripts/kver.sh)
+		kver=$("$here/kver.sh")
 	else
 		echo "deps.sh: cannot resolve the packaged kernel; run as root" >&2
 		exit 1
@@ -17,7 +19,7 @@ if [ -z "$kver" ]; then
 fi
 
 pkgs=(make gcc libc6-dev "linux-headers-$kver" linux-source-6.1
-      qemu-system-x86 busybox-static e2fsprogs kmod cpio xz-utils gzip
+      qemu-system-x86 busybox-static e2fsprogs dmsetup kmod cpio xz-utils gzip
       ${EXT2HOLE_EXTRA_PKGS:-})
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,7 +6,9 @@
 #   /var/cache/ext2hole/kernel/<KVER>/root/lib/modules/<KVER>/
 set -euo pipefail
 
-kver=$(scripts/kver.sh)
+here=$(cd "$(dirname "$0")" && pwd)
+
+kver=$("$here/kver.sh")
 cache=${EXT2HOLE_CACHE:-/var/cache/ext2hole}/kernel/$kver
 root=$cache/root
 if [ -f "$root/.complete" ]; then

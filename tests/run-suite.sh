@@ -18,7 +18,8 @@ RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
 WORK=$BUILD/work/${EXT2HOLE_RUN_ID:-$$}/$SUITE
 log=$WORK/console.log
 RES_FILE=$WORK/results
-export SUITE TOP BUILD KVER HOSTBIN WORK RES_FILE
+EXT2HOLE_INITRD=$initrd
+export SUITE TOP BUILD KVER HOSTBIN WORK RES_FILE EXT2HOLE_INITRD
 
 rm -rf "$WORK"
 mkdir -p "$WORK/in" "$WORK/out" "$RESULTS"
@@ -84,7 +85,7 @@ else
 	# Kernel splats fail the suite, on the console or in dmesg.
 	pat='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
 	# Boot banners of the debug kernel's checkers are not reports.
-	EXT2HOLE_SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
+	EXT2HOLE_SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep checking is enabled|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
 	# Only kernel lines count: timestamped console lines and dmesg.
 	splat=$( (tr -d '\r\0' <"$log" | grep -aE '^\[ *[0-9]+\.[0-9]+\]'
 		  cat "$WORK/out/dmesg.txt" 2>/dev/null) |
