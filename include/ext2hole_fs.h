@@ -14,6 +14,7 @@
 #include <linux/build_bug.h>
 #else
 #include <assert.h>
+#include <stdint.h>
 #include <linux/types.h>	/* __u8, __le16, __le32: the kernel's uapi types */
 #ifndef static_assert
 #define static_assert _Static_assert
