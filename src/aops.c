@@ -36,15 +36,18 @@ static int ext2hole_aops_writepages(struct address_space *mapping,
 
 /*
  * A write or direct write that failed may have allocated blocks beyond
- * i_size: drop the page cache there and free them.
+ * i_size: drop the page cache there and free them, under the invalidate
+ * lock like every other change of the block map beyond the page cache.
  */
 static void ext2hole_write_failed(struct address_space *mapping, loff_t to)
 {
 	struct inode *inode = mapping->host;
 
 	if (to > inode->i_size) {
+		filemap_invalidate_lock(mapping);
 		truncate_pagecache(inode, inode->i_size);
 		ext2hole_truncate_blocks(inode, inode->i_size);
+		filemap_invalidate_unlock(mapping);
 	}
 }
 
@@ -83,8 +86,14 @@ static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 	int ret;
 
 	ret = generic_write_end(file, mapping, pos, len, copied, page, fsdata);
-	if (inode->i_size > old_size)
-		ext2hole_finish_hole(inode, old_size, inode->i_size);
+	/*
+	 * Only a write that started beyond the old EOF made blocks of the old
+	 * EOF page valid without mapping them (the seed's condition).  A write
+	 * from inside the file mapped every block it made valid in
+	 * write_begin, so an append pays no page lookup or rmap walk here.
+	 */
+	if (old_size < pos)
+		ext2hole_finish_hole(inode, old_size, pos);
 	if (ret < len)
 		ext2hole_write_failed(mapping, pos + len);
 	return ret;
