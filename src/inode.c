@@ -213,6 +213,19 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 		inode->i_fop = &ext2hole_file_operations;
 		inode->i_mapping->a_ops = &ext2hole_aops;
 	} else if (S_ISDIR(mode)) {
+		/*
+		 * Every directory holds at least "." and "..", in whole
+		 * blocks: a size of zero or one that splits a block is
+		 * corruption (e2fsck fixes it), refused here rather than read
+		 * as an empty or truncated directory.
+		 */
+		if (!inode->i_size ||
+		    (inode->i_size & (sb->s_blocksize - 1))) {
+			ext2hole_error(sb, "directory #%lu: bad size %lld",
+				       ino, inode->i_size);
+			err = -EFSCORRUPTED;
+			goto bad;
+		}
 		inode->i_op = &ext2hole_dir_inode_operations;
 		inode->i_fop = &ext2hole_dir_operations;
 		inode->i_mapping->a_ops = &ext2hole_aops;
@@ -477,6 +490,9 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 			break;
 		chain[level + 1] = sb_bread(sb, nr);
 		if (!chain[level + 1]) {
+			ext2hole_msg(sb, KERN_ERR,
+				     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
+				     inode->i_ino, nr, (u64)iblock, level);
 			err = -EIO;
 			goto out;
 		}
