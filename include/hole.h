@@ -42,6 +42,8 @@ struct ext2hole_hole_stats {
 };
 
 /* hole.c */
+int ext2hole_hole_init(void);
+void ext2hole_hole_exit(void);
 int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 			  get_block_t *get_block);
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to);

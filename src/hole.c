@@ -31,6 +31,7 @@
 #include <linux/highmem.h>
 #include <linux/writeback.h>
 #include <linux/buffer_head.h>
+#include <linux/mempool.h>
 #include "ext2hole.h"
 
 #define CREATE_TRACE_POINTS
@@ -360,11 +361,31 @@ static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
 	return 0;
 }
 
+/*
+ * Pages for the zero-tailed copies of EOF blocks.  Writeback must not fail
+ * for want of memory, and must not fall back to writing the tail as it is:
+ * with a reserve, mempool_alloc() waits (at worst) for an earlier copy's
+ * I/O to complete, which never depends on the writer.
+ */
+#define EXT2HOLE_BOUNCE_RESERVE	4
+static mempool_t *ext2hole_bounce_pool;
+
+int __init ext2hole_hole_init(void)
+{
+	ext2hole_bounce_pool = mempool_create_page_pool(EXT2HOLE_BOUNCE_RESERVE, 0);
+	return ext2hole_bounce_pool ? 0 : -ENOMEM;
+}
+
+void ext2hole_hole_exit(void)
+{
+	mempool_destroy(ext2hole_bounce_pool);
+}
+
 static void ext2hole_eof_end_io(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
 
-	__free_page(bio_first_page_all(bio));
+	mempool_free(bio_first_page_all(bio), ext2hole_bounce_pool);
 	bh->b_end_io(bh, !bio->bi_status);
 	bio_put(bio);
 }
@@ -376,8 +397,7 @@ static void ext2hole_eof_end_io(struct bio *bio)
  * mapped memory), but the disk keeps ext2's invariant that the tail of the
  * last block is zero, which the kernel's ext2 and ext4 drivers rely on when
  * they extend the file, and a later read of the page shows zeros past EOF.
- * Without memory for the copy the buffer is written as it is: the hole API
- * zeroes that tail on disk anyway before the file grows.
+ * The copy comes from a mempool, so it is never skipped.
  */
 static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 			       loff_t i_size)
@@ -390,9 +410,8 @@ static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 
 	if (i_size <= start || i_size >= start + bh->b_size)
 		goto plain;
-	bounce = alloc_page(GFP_NOIO);
-	if (!bounce)
-		goto plain;
+	/* GFP_NOIO may sleep: mempool_alloc() then never returns NULL */
+	bounce = mempool_alloc(ext2hole_bounce_pool, GFP_NOIO);
 	valid = i_size - start;
 	dst = kmap_local_page(bounce);
 	memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);

@@ -1029,9 +1029,12 @@ static int __init ext2hole_init(void)
 				ext2hole_inode_init_once);
 	if (!ext2hole_inode_cachep)
 		return -ENOMEM;
-	err = ext2hole_sysfs_init();
+	err = ext2hole_hole_init();
 	if (err)
 		goto out_cache;
+	err = ext2hole_sysfs_init();
+	if (err)
+		goto out_hole;
 	err = register_filesystem(&ext2hole_fs_type);
 	if (err)
 		goto out_sysfs;
@@ -1039,6 +1042,8 @@ static int __init ext2hole_init(void)
 
 out_sysfs:
 	ext2hole_sysfs_exit();
+out_hole:
+	ext2hole_hole_exit();
 out_cache:
 	kmem_cache_destroy(ext2hole_inode_cachep);
 	return err;
@@ -1048,6 +1053,7 @@ static void __exit ext2hole_exit(void)
 {
 	unregister_filesystem(&ext2hole_fs_type);
 	ext2hole_sysfs_exit();
+	ext2hole_hole_exit();
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
 	kmem_cache_destroy(ext2hole_inode_cachep);
