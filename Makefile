@@ -12,7 +12,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all module modules deps tests run check soak fuzz bench check-debug \
+.PHONY: all module modules deps tests run check soak fuzz crash bench check-debug \
 	check-dkms dist deb style clean help
 
 all: module
@@ -38,6 +38,10 @@ soak: module tests
 
 fuzz: module tests
 	tests/check.sh fuzz
+
+# the crash suite with EXT2HOLE_CRASH_N (up to 12) more timed crashes
+crash: module tests
+	EXT2HOLE_CRASH_N=$${EXT2HOLE_CRASH_N:-12} tests/check.sh crash
 
 # The suites on a KASAN/lockdep/kmemleak kernel built from linux-source
 # (cached in /var/cache/ext2hole/debug); SUITES="a b" to pick some.
@@ -73,6 +77,7 @@ help:
 	@echo "make check      the whole test suite; ends with 'N passed, N failed'"
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
+	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"
 	@echo "make bench      benchmarks"
 	@echo "make check-debug  the suite on a KASAN/lockdep kernel built from linux-source"
 	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"

@@ -22,6 +22,9 @@
  *   2  during metadata churn: files created, renamed, unlinked, truncated
  *   3  during stores through a shared mapping of an unsynced file that
  *      grows under it (page_mkwrite and hole zeroing in flight)
+ *   4  at a moment chosen by SEED (0.1-2 s) while the churn of points 1-3
+ *      runs in a loop: a child process crashes the guest in the middle of
+ *      whatever write, allocation or writeback is in flight
  * Prints "seed=N" first.  verify exits 1 on any mismatch.
  */
 #define _GNU_SOURCE
@@ -159,6 +162,7 @@ static void churn(const char *dir, int point)
 			if (i % 8 == 7)
 				sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 		}
+		close(fd);
 		break;
 	case 2:
 		for (i = 0; i < 200; i++) {
@@ -199,11 +203,12 @@ static void churn(const char *dir, int point)
 			if (i % 20 == 19)
 				msync(m, 1 << 20, MS_ASYNC);
 		}
+		munmap(m, 1 << 20);
+		close(fd);
 		break;
 	default:
 		break;
 	}
-	printf("crashw: churn %d done, crashing\n", point);
 }
 
 /* Only inside the test guest: its kernel command line names a suite. */
@@ -305,6 +310,7 @@ static int verify(const char *dir, unsigned long long seed)
 int main(int argc, char **argv)
 {
 	unsigned long long seed;
+	int point;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 4) {
@@ -318,7 +324,26 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "write") || argc != 5)
 		return 1;
 	durable(argv[2], seed);
-	churn(argv[2], atoi(argv[4]));
+	point = atoi(argv[4]);
+	if (point == 4) {
+		unsigned int ms = 100 + (unsigned int)((seed * 7919ULL) % 1900);
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			usleep(ms * 1000);
+			printf("crashw: churn 4 done, crashing after %u ms of churn\n", ms);
+			crash();
+		}
+		for (;;) {
+			churn(argv[2], 1);
+			churn(argv[2], 2);
+			churn(argv[2], 3);
+		}
+	}
+	churn(argv[2], point);
+	printf("crashw: churn %d done, crashing\n", point);
 	crash();
 	return 1;
 }
