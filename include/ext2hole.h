@@ -118,7 +118,36 @@ static inline unsigned long ext2hole_group_first_block(struct super_block *sb,
 	       EXT2HOLE_SB(sb)->s_first_data_block;
 }
 
+/*
+ * Metadata buffers after a failed write.  The block layer leaves such a
+ * buffer clean and !uptodate, but memory still holds its newest contents
+ * and the disk older ones: reading it again would bring back a stale
+ * bitmap or block map (and hand out allocated blocks and inodes twice), and
+ * dirtying it again, which rewrites and so repairs it, would WARN.  Keep
+ * using the memory copy, as ext4 does (the error stays recorded in the
+ * buffer and in the block device's mapping for sync/fsync).
+ */
+static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
+{
+	if (unlikely(buffer_write_io_error(bh)) && !buffer_uptodate(bh))
+		set_buffer_uptodate(bh);
+}
+
+static inline void ext2hole_dirty_meta(struct buffer_head *bh)
+{
+	ext2hole_buffer_revalidate(bh);
+	mark_buffer_dirty(bh);
+}
+
+static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
+					     struct inode *inode)
+{
+	ext2hole_buffer_revalidate(bh);
+	mark_buffer_dirty_inode(bh, inode);
+}
+
 /* super.c */
+struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block);
 __printf(3, 4)
 void __ext2hole_error(struct super_block *sb, const char *func,
 		      const char *fmt, ...);

@@ -151,7 +151,7 @@ static struct buffer_head *ext2hole_read_block_bitmap(struct super_block *sb,
 	ib = le32_to_cpu(gd->bg_inode_bitmap);
 	it = le32_to_cpu(gd->bg_inode_table);
 
-	bh = sb_bread(sb, bb);
+	bh = ext2hole_bread(sb, bb);
 	if (!bh) {
 		ext2hole_error(sb, "cannot read block bitmap %lu of group %lu",
 			       bb, group);
@@ -185,7 +185,7 @@ static void ext2hole_add_free_blocks(struct super_block *sb,
 	le16_add_cpu(&gd->bg_free_blocks_count, delta);
 	sbi->s_free_blocks += delta;
 	spin_unlock(&sbi->s_lock);
-	mark_buffer_dirty(gdbh);
+	ext2hole_dirty_meta(gdbh);
 }
 
 /* May the current task use the blocks reserved for root (s_r_blocks_count)? */
@@ -276,7 +276,7 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
 	for (i = 0; i < len; i++)
 		__set_bit_le(bit + i, bh->b_data);
 	unlock_buffer(bh);
-	mark_buffer_dirty(bh);
+	ext2hole_dirty_meta(bh);
 	if (sb->s_flags & SB_SYNCHRONOUS)
 		sync_dirty_buffer(bh);
 	brelse(bh);
@@ -389,7 +389,7 @@ void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 					already++;
 			}
 			unlock_buffer(bh);
-			mark_buffer_dirty(bh);
+			ext2hole_dirty_meta(bh);
 			if (sb->s_flags & SB_SYNCHRONOUS)
 				sync_dirty_buffer(bh);
 			brelse(bh);

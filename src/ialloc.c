@@ -41,7 +41,7 @@ static struct buffer_head *ext2hole_read_inode_bitmap(struct super_block *sb,
 	if (!gd)
 		return NULL;
 	nr = le32_to_cpu(gd->bg_inode_bitmap);
-	bh = sb_bread(sb, nr);
+	bh = ext2hole_bread(sb, nr);
 	if (!bh) {
 		ext2hole_error(sb, "cannot read inode bitmap %lu of group %lu",
 			       nr, group);
@@ -77,7 +77,7 @@ static void ext2hole_add_inode_counts(struct super_block *sb,
 		sbi->s_dirs += dirs_delta;
 	}
 	spin_unlock(&sbi->s_lock);
-	mark_buffer_dirty(gdbh);
+	ext2hole_dirty_meta(gdbh);
 }
 
 /**
@@ -112,7 +112,7 @@ void ext2hole_free_inode(struct inode *inode)
 	was_set = __test_and_clear_bit_le(bit, bh->b_data);
 	unlock_buffer(bh);
 	if (was_set) {
-		mark_buffer_dirty(bh);
+		ext2hole_dirty_meta(bh);
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
 		ext2hole_add_inode_counts(sb, group, 1,
@@ -265,7 +265,7 @@ static unsigned long ext2hole_take_inode(struct super_block *sb,
 		lock_buffer(bh);
 		__set_bit_le(bit, bh->b_data);
 		unlock_buffer(bh);
-		mark_buffer_dirty(bh);
+		ext2hole_dirty_meta(bh);
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
 		brelse(bh);
@@ -288,7 +288,7 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
 	lock_buffer(bh);
 	memset(raw, 0, EXT2HOLE_SB(sb)->s_inode_size);
 	unlock_buffer(bh);
-	mark_buffer_dirty(bh);
+	ext2hole_dirty_meta(bh);
 	brelse(bh);
 	return 0;
 }

@@ -100,7 +100,7 @@ struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
 	offset = ((ino - 1) % sbi->s_inodes_per_group) * sbi->s_inode_size;
 	block = le32_to_cpu(gd->bg_inode_table) +
 		(offset >> sb->s_blocksize_bits);
-	bh = sb_bread(sb, block);
+	bh = ext2hole_bread(sb, block);
 	if (!bh) {
 		ext2hole_error(sb, "unable to read inode block - inode=%lu, block=%lu",
 			       ino, block);
@@ -334,7 +334,7 @@ static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
 		memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
 	}
 
-	mark_buffer_dirty(bh);
+	ext2hole_dirty_meta(bh);
 	if (do_sync) {
 		sync_dirty_buffer(bh);
 		if (buffer_req(bh) && !buffer_uptodate(bh)) {
@@ -488,7 +488,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		}
 		if (level == depth - 1)
 			break;
-		chain[level + 1] = sb_bread(sb, nr);
+		chain[level + 1] = ext2hole_bread(sb, nr);
 		if (!chain[level + 1]) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
@@ -565,14 +565,14 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		((__le32 *)ibh->b_data)[offsets[level + i]] = cpu_to_le32(newb[i]);
 		set_buffer_uptodate(ibh);
 		unlock_buffer(ibh);
-		mark_buffer_dirty_inode(ibh, inode);
+		ext2hole_dirty_meta_inode(ibh, inode);
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
 			sync_dirty_buffer(ibh);
 		brelse(ibh);
 	}
 	*p = cpu_to_le32(newb[0]);
 	if (level) {
-		mark_buffer_dirty_inode(chain[level], inode);
+		ext2hole_dirty_meta_inode(chain[level], inode);
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
 			sync_dirty_buffer(chain[level]);
 	}
@@ -667,7 +667,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 		return;
 	}
 
-	bh = sb_bread(sb, nr);
+	bh = ext2hole_bread(sb, nr);
 	if (!bh) {
 		ext2hole_error(sb, "inode %lu: cannot read indirect block %u, blocks leaked",
 			       inode->i_ino, nr);
@@ -690,7 +690,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 		return;
 	}
 	if (child_dirty) {
-		mark_buffer_dirty_inode(bh, inode);
+		ext2hole_dirty_meta_inode(bh, inode);
 		if (IS_SYNC(inode))
 			sync_dirty_buffer(bh);
 	}
@@ -856,7 +856,7 @@ static void ext2hole_drop_xattr_block(struct inode *inode)
 			       inode->i_ino, nr);
 		return;
 	}
-	bh = sb_bread(sb, nr);
+	bh = ext2hole_bread(sb, nr);
 	if (!bh) {
 		ext2hole_error(sb, "inode %lu: cannot read extended attribute block %u",
 			       inode->i_ino, nr);
@@ -875,7 +875,7 @@ static void ext2hole_drop_xattr_block(struct inode *inode)
 	if (ref > 1) {
 		hdr->h_refcount = cpu_to_le32(ref - 1);
 		unlock_buffer(bh);
-		mark_buffer_dirty(bh);
+		ext2hole_dirty_meta(bh);
 		if (IS_SYNC(inode))
 			sync_dirty_buffer(bh);
 		brelse(bh);

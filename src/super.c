@@ -45,6 +45,30 @@ void ext2hole_msg(struct super_block *sb, const char *level,
 }
 
 /**
+ * ext2hole_bread - sb_bread() for metadata that may have failed a write
+ * @sb: the filesystem
+ * @block: the block number
+ *
+ * Like sb_bread(), but a buffer whose last write failed is taken from
+ * memory instead of being read back stale (see ext2hole_buffer_revalidate).
+ *
+ * Return: the buffer, uptodate, or NULL on a read error.
+ */
+struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block)
+{
+	struct buffer_head *bh = sb_getblk(sb, block);
+
+	if (unlikely(!bh))
+		return NULL;
+	ext2hole_buffer_revalidate(bh);
+	if (bh_read(bh, 0) < 0) {
+		brelse(bh);
+		return NULL;
+	}
+	return bh;
+}
+
+/**
  * __ext2hole_error - report corruption found on the filesystem
  * @sb: the filesystem
  * @func: the function that found it
