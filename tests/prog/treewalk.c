@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * treewalk - visit every name under DIR without following links: lstat it,
- * read regular files to the end, readlink symlinks, read directories.
+ * read regular files (to the end; of a file over 32 MiB, sparse or with a
+ * corrupt size, the first 32 MiB and the last 1 MiB), readlink symlinks,
+ * read directories.
  * Stops after 5000 entries (a corrupt image can hold directory loops).
  * Prints "treewalk: N entries, E errors, B bytes" and exits 0; errors
  * (EIO, EUCLEAN, ...) are counted, not fatal: the caller checks the kernel.
@@ -17,9 +19,25 @@
 #include <unistd.h>
 
 #define TREEWALK_MAX	5000
+#define TREEWALK_HEAD	(32LL << 20)
+#define TREEWALK_TAIL	(1LL << 20)
 
 static long treewalk_entries, treewalk_errors;
 static long long treewalk_bytes;
+
+/* read up to @max bytes from @fd's offset; -1 on a read error */
+static ssize_t treewalk_read(int fd, long long max)
+{
+	static char rbuf[65536];
+	ssize_t r = 0;
+
+	while (max > 0 && (r = read(fd, rbuf, max < (long long)sizeof(rbuf) ?
+				    (size_t)max : sizeof(rbuf))) > 0) {
+		treewalk_bytes += r;
+		max -= r;
+	}
+	return r < 0 ? -1 : 0;
+}
 
 static void treewalk_err(const char *what, const char *path)
 {
@@ -31,7 +49,6 @@ static void treewalk_err(const char *what, const char *path)
 static int treewalk_visit(const char *path, const struct stat *st, int type,
 			  struct FTW *ftw)
 {
-	static char buf[65536];
 	char target[4096];
 	ssize_t r;
 	int fd;
@@ -49,8 +66,11 @@ static int treewalk_visit(const char *path, const struct stat *st, int type,
 			treewalk_err("open", path);
 			break;
 		}
-		while ((r = read(fd, buf, sizeof(buf))) > 0)
-			treewalk_bytes += r;
+		r = treewalk_read(fd, TREEWALK_HEAD);
+		/* a huge (sparse or corrupt) size: its end as well, not all */
+		if (r >= 0 && st->st_size > TREEWALK_HEAD &&
+		    lseek(fd, st->st_size - TREEWALK_TAIL, SEEK_SET) >= 0)
+			r = treewalk_read(fd, TREEWALK_TAIL);
 		if (r < 0)
 			treewalk_err("read", path);
 		close(fd);
