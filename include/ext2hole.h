@@ -240,6 +240,7 @@ extern const struct inode_operations ext2hole_file_inode_operations;
 
 /* aops.c */
 extern const struct address_space_operations ext2hole_aops;
+void ext2hole_write_failed(struct address_space *mapping, loff_t to);
 
 /* sysfs.c */
 int ext2hole_sysfs_init(void);

@@ -35,11 +35,12 @@ static int ext2hole_aops_writepages(struct address_space *mapping,
 }
 
 /*
- * A write or direct write that failed may have allocated blocks beyond
- * i_size: drop the page cache there and free them, under the invalidate
- * lock like every other change of the block map beyond the page cache.
+ * A write, direct write or directory append that failed may have
+ * allocated blocks beyond i_size: drop the page cache there and free them,
+ * under the invalidate lock like every other change of the block map
+ * beyond the page cache.  Called with i_rwsem held and no page locked.
  */
-static void ext2hole_write_failed(struct address_space *mapping, loff_t to)
+void ext2hole_write_failed(struct address_space *mapping, loff_t to)
 {
 	struct inode *inode = mapping->host;
 

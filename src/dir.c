@@ -599,8 +599,7 @@ got_it:
 		/* Free what a failed append (ENOSPC...) allocated past i_size. */
 		unlock_page(page);
 		ext2hole_put_dir_page(page);
-		truncate_pagecache(dir, dir->i_size);
-		ext2hole_truncate_blocks(dir, dir->i_size);
+		ext2hole_write_failed(dir->i_mapping, pos + rec_len);
 		return err;
 	}
 	if (err)
