@@ -20,3 +20,20 @@ mkimg() {
 	truncate -s "$size" "$f"
 	mke2fs -q -F -t ext2 "$@" "$f"
 }
+
+# Kernel reports that fail a test, and the debug kernel's boot banners of
+# its checkers, which are not reports (EXT2HOLE_SPLAT_IGNORE overrides).
+SPLAT_PAT='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
+SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep checking is enabled|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
+
+# kernel_splats [EXPECTED] < LINES: the reports among kernel log LINES (at
+# most 5), leaving out banners and lines matching the ERE EXPECTED.
+kernel_splats() {
+	grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" |
+		grep -avE "${1:-^$}" | head -n 5 || true
+}
+
+# console_kernel_lines LOG: the kernel's (timestamped) lines of a console log
+console_kernel_lines() {
+	tr -d '\r\0' <"$1" | grep -aE '^\[ *[0-9]+\.[0-9]+\]' || true
+}

@@ -82,14 +82,9 @@ else
 			record FAIL guest-script "the guest script ended with status ${grc:-unknown}"
 		fi
 	fi
-	# Kernel splats fail the suite, on the console or in dmesg.
-	pat='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
-	# Boot banners of the debug kernel's checkers are not reports.
-	EXT2HOLE_SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep checking is enabled|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
-	# Only kernel lines count: timestamped console lines and dmesg.
-	splat=$( (tr -d '\r\0' <"$log" | grep -aE '^\[ *[0-9]+\.[0-9]+\]'
-		  cat "$WORK/out/dmesg.txt" 2>/dev/null) |
-		grep -aE "$pat" | grep -avE "$EXT2HOLE_SPLAT_IGNORE" | head -n 5 || true)
+	# Kernel splats fail the suite, on the console or in dmesg (host-lib.sh).
+	splat=$( (console_kernel_lines "$log"
+		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | kernel_splats)
 	if [ -s "$WORK/out/kmemleak.txt" ]; then
 		splat="$splat kmemleak: $(head -n 3 "$WORK/out/kmemleak.txt" | tr '\n' ' ')"
 	fi
