@@ -26,11 +26,10 @@ mkimg() {
 SPLAT_PAT='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
 SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep checking is enabled|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
 
-# kernel_splats [EXPECTED] < LINES: the reports among kernel log LINES (at
-# most 5), leaving out banners and lines matching the ERE EXPECTED.
+# kernel_splats < LINES: the reports among kernel log LINES (at most 5),
+# leaving out the banners.
 kernel_splats() {
-	grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" |
-		grep -avE "${1:-^$}" | head -n 5 || true
+	grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" | head -n 5 || true
 }
 
 # console_kernel_lines LOG: the kernel's (timestamped) lines of a console log
