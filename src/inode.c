@@ -452,6 +452,9 @@ static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
  * ext2hole_data_blocks_valid() before it is followed.  A new data block
  * gets set_buffer_new(): the caller zeroes what it does not write.  New
  * indirect blocks are zeroed here and counted in i_blocks with the data.
+ * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
+ * page_mkwrite, writeback): no buffer is ever both mapped and delayed, so
+ * every path that writes mapped dirty buffers writes it.
  *
  * Return: 0 (mapped, or unmapped hole when !@create), -ENOSPC, -EROFS,
  * -EIO, -EFSCORRUPTED, -EFBIG.
@@ -514,6 +517,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 				count++;
 		}
 		map_bh(bh_result, sb, nr);
+		clear_buffer_delay(bh_result);
 		bh_result->b_size = count << bits;
 		goto out;
 	}
@@ -583,6 +587,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	mark_inode_dirty(inode);
 
 	map_bh(bh_result, sb, newb[n - 1]);
+	clear_buffer_delay(bh_result);
 	bh_result->b_size = sb->s_blocksize;
 	set_buffer_new(bh_result);
 	clean_bdev_aliases(sb->s_bdev, newb[n - 1], 1);
@@ -738,8 +743,7 @@ void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
 }
 
 /**
- * ext2hole_setsize - change i_size (truncate(2), and extension before a
- * write beyond EOF)
+ * ext2hole_setsize - change i_size (truncate(2))
  * @inode: a regular file, directory or slow symlink; i_rwsem held
  * @newsize: the new size
  *
@@ -766,7 +770,13 @@ int ext2hole_setsize(struct inode *inode, loff_t newsize)
 	if (err)
 		return err;
 
-	inode_dio_wait(inode);
+	/*
+	 * Only a shrink must wait for direct I/O in flight: it frees blocks
+	 * that I/O may still write.  Growth frees nothing, and an O_SYNC AIO
+	 * completion may need this inode's locks (see file.c's fsync).
+	 */
+	if (newsize < inode->i_size)
+		inode_dio_wait(inode);
 	filemap_invalidate_lock(mapping);
 	oldsize = inode->i_size;
 	if (newsize > oldsize) {
