@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The module-private hole API (DESIGN.md section 4): the semantics of Jan
+ * The module-private hole API (docs/design.md section 4): the semantics of Jan
  * Kara's "better mmaps when blocksize < pagesize" series, for the 6.1 API.
  * It knows nothing of the on-disk format: callers hand it a get_block.
  */
@@ -46,6 +46,8 @@ int ext2hole_hole_init(void);
 void ext2hole_hole_exit(void);
 int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 			  get_block_t *get_block);
+int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
+			       loff_t from, loff_t to, get_block_t *get_block);
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to);
 vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf);
 vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole: the module-private hole API (DESIGN.md section 4).
+ * ext2hole: the module-private hole API (docs/design.md section 4).
  *
  * This is Jan Kara's 2009 "better mmaps when blocksize < pagesize" series
  * (block_prepare_hole, block_finish_hole, noalloc_page_mkwrite and the
@@ -8,20 +8,27 @@
  * private to the module.  It knows nothing of the on-disk format: every
  * entry point that needs the block map takes the filesystem's get_block.
  *
- * Lock order:
+ * Lock order (docs/design.md section 5):
  *
  *   i_rwsem -> invalidate_lock -> page lock -> get_block's map lock -> buffer lock
+ *
+ * Two page locks of one file are taken only in index order: a write that
+ * starts beyond EOF holds the old EOF page while it locks the page it
+ * writes to.
  *
  * Faults (page_mkwrite):
  *
  *   mmap_lock -> sb_start_pagefault -> invalidate_lock (shared) -> page lock
  *
- * A size change that grows the file holds i_rwsem and the invalidate lock
- * exclusive around prepare_hole(), i_size_write() and finish_hole().  The
- * page_mkwrite handlers take the invalidate lock shared, so a store that
- * needs page_mkwrite either lands before prepare_hole() write-protects and
- * zeroes the old EOF page (and is zeroed), or runs after the new i_size is
- * visible (and allocates, or delays, the newly valid blocks).
+ * A store must not land in what becomes a hole.  An extending truncate
+ * holds i_rwsem and the invalidate lock exclusive around prepare_hole(),
+ * i_size_write() and finish_hole(), and page_mkwrite takes the invalidate
+ * lock shared.  A write beyond EOF keeps the old EOF page locked from
+ * prepare_hole_page() until i_size covers its data, and page_mkwrite needs
+ * the page lock.  Either way a store that needs page_mkwrite lands before
+ * the page is write-protected and zeroed (and is zeroed), or runs after
+ * the new i_size is visible (and allocates, or delays, the newly valid
+ * blocks).
  */
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -38,75 +45,45 @@
 #include "trace.h"
 
 /**
- * ext2hole_prepare_hole - zero the tail of the old EOF page before growth
+ * ext2hole_prepare_hole_page - zero the hole's part of a locked page
  * @inode: the inode whose size grows
+ * @page: the locked page straddling @from; it may be new and not uptodate
  * @from: the old size: the hole starts here
  * @to: the new size (or the start of the data written beyond @from)
  * @get_block: the filesystem's block mapping function
  *
- * Called before i_size grows from @from to @to, with i_rwsem held and, for
- * the exact guarantee, the invalidate lock held exclusive (setsize and the
- * write path's extension do so; write_begin's defensive call does not).
+ * The page is first write-protected, so that no store through a PTE made
+ * writable while @from was EOF can land after the zeroing: the next store
+ * faults into page_mkwrite, which needs the page lock and so sees the new
+ * i_size if the caller keeps the page locked (the write path) or holds the
+ * invalidate lock exclusive (setsize) until i_size has grown.  Then the
+ * page is zeroed from @from up to min(page end, @to).  The block straddling
+ * @from is zeroed on disk too: it is read first when it is mapped and not
+ * uptodate, and marked dirty, because new-style writeback writes whole
+ * buffers and its tail on disk may hold bytes stored through a mapping
+ * beyond EOF.  A page-aligned @from leaves nothing to do.
  *
- * The page straddling @from is first write-protected, so that no store
- * through a PTE made writable while @from was EOF can land after the
- * zeroing; then it is zeroed from @from up to min(page end, @to).  The
- * block straddling @from is zeroed on disk too: it is read first when it is
- * mapped and not uptodate, and marked dirty, because new-style writeback
- * writes whole buffers and its tail on disk may hold bytes stored through
- * a mapping beyond EOF.  When the page is not cached and that block is a
- * hole, there is nothing to zero.
- *
- * Return: 0, -ENOMEM, -EIO, or the error of @get_block; any error must
- * abort the size change.
+ * Return: 0, -EIO, or the error of @get_block; any error must abort the
+ * size change.
  */
-int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
-			  get_block_t *get_block)
+int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
+			       loff_t from, loff_t to, get_block_t *get_block)
 {
-	struct address_space *mapping = inode->i_mapping;
 	unsigned int bsize = i_blocksize(inode);
 	unsigned int offset = offset_in_page(from);
-	pgoff_t index = from >> PAGE_SHIFT;
-	bool partial_block = from & (bsize - 1);
 	struct buffer_head *bh = NULL;
-	struct page *page;
 	unsigned int len;
-	bool dirtied = false;
 	int err = 0;
 
 	lockdep_assert_held(&inode->i_rwsem);
-
-	/* A page-aligned @from leaves no partial page to zero. */
 	if (from >= to || !offset)
 		return 0;
 
-	page = find_lock_page(mapping, index);
-	if (!page) {
-		struct buffer_head map_bh = { .b_size = bsize };
-
-		/* Nothing cached: only a mapped straddling block matters. */
-		if (!partial_block)
-			goto out;
-		err = get_block(inode, from >> inode->i_blkbits, &map_bh, 0);
-		if (err || !buffer_mapped(&map_bh))
-			goto out;
-		page = grab_cache_page(mapping, index);
-		if (!page) {
-			err = -ENOMEM;
-			goto out;
-		}
-	}
-
-	/*
-	 * Write-protect before zeroing: a store through an old writable PTE
-	 * must not land between the zeroing and the new i_size.  The next
-	 * store faults into page_mkwrite, which waits for the invalidate lock.
-	 */
 	if (folio_mkclean(page_folio(page)))
 		set_page_dirty(page);
 	folio_wait_stable(page_folio(page));
 
-	if (partial_block) {
+	if (from & (bsize - 1)) {
 		unsigned int bstart;
 
 		if (!page_has_buffers(page))
@@ -118,14 +95,14 @@ int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 		if (!buffer_mapped(bh) && !buffer_delay(bh)) {
 			err = get_block(inode, from >> inode->i_blkbits, bh, 0);
 			if (err)
-				goto unlock;
+				goto out;
 		}
 		if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
 			if (PageUptodate(page)) {
 				set_buffer_uptodate(bh);
 			} else if (bh_read(bh, 0) < 0) {
 				err = -EIO;
-				goto unlock;
+				goto out;
 			}
 		}
 		/* A hole: nothing on disk to fix, the page cache is zeroed. */
@@ -135,16 +112,58 @@ int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 
 	len = min_t(loff_t, PAGE_SIZE - offset, to - from);
 	zero_user(page, offset, len);
-	if (bh) {
+	if (bh)
 		mark_buffer_dirty(bh);
-		dirtied = true;
-	}
 	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->holes_prepared);
-unlock:
+out:
+	trace_ext2hole_prepare_hole(inode, from, to, bh && !err, err);
+	return err;
+}
+
+/**
+ * ext2hole_prepare_hole - zero the tail of the old EOF page before growth
+ * @inode: the inode whose size grows
+ * @from: the old size: the hole starts here
+ * @to: the new size
+ * @get_block: the filesystem's block mapping function
+ *
+ * For an extending truncate: called before i_size grows from @from to @to,
+ * with i_rwsem and the invalidate lock held exclusive, which keeps both
+ * page_mkwrite and the creation of pages by faults away until i_size has
+ * grown.  So when the page straddling @from is not cached and the block
+ * straddling @from is a hole, there is nothing to zero; otherwise see
+ * ext2hole_prepare_hole_page().
+ *
+ * Return: 0, -ENOMEM, -EIO, or the error of @get_block.
+ */
+int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
+			  get_block_t *get_block)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int bsize = i_blocksize(inode);
+	pgoff_t index = from >> PAGE_SHIFT;
+	struct page *page;
+	int err;
+
+	if (from >= to || !offset_in_page(from))
+		return 0;
+
+	page = find_lock_page(mapping, index);
+	if (!page) {
+		struct buffer_head map_bh = { .b_size = bsize };
+
+		if (!(from & (bsize - 1)))
+			return 0;
+		err = get_block(inode, from >> inode->i_blkbits, &map_bh, 0);
+		if (err || !buffer_mapped(&map_bh))
+			return err;
+		page = grab_cache_page(mapping, index);
+		if (!page)
+			return -ENOMEM;
+	}
+	err = ext2hole_prepare_hole_page(inode, page, from, to, get_block);
 	unlock_page(page);
 	put_page(page);
-out:
-	trace_ext2hole_prepare_hole(inode, from, to, dirtied, err);
 	return err;
 }
 
@@ -337,28 +356,21 @@ out:
 }
 
 /*
- * A dirty buffer that is neither mapped nor delayed did not pass through
- * page_mkwrite's or write_begin's get_block.  Beyond i_size it is bytes
- * stored through a mapping past EOF: never written.  Inside i_size it can
- * only be a buffer whose block was never looked up (its page was read
- * without buffers): a lookup without allocation decides.  A hole stays a
- * hole (G4); the buffer is cleaned either way if it stays unmapped.
+ * A dirty buffer inside i_size that is neither mapped nor delayed did not
+ * pass through page_mkwrite's or write_begin's get_block: its block was
+ * never looked up (the page was read without buffers), or it is a hole
+ * that a growth made valid and prepare_hole zeroed.  A lookup without
+ * allocation decides: a hole stays a hole (G4) and the buffer is cleaned.
  */
 static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
-			      sector_t block, loff_t off, loff_t i_size,
-			      get_block_t *get_block)
+			      sector_t block, get_block_t *get_block)
 {
 	int err;
 
-	if (off < i_size) {
-		err = get_block(inode, block, bh, 0);
-		if (err)
-			return err;
-		if (buffer_mapped(bh))
-			return 0;
-	}
-	clear_buffer_dirty(bh);
-	return 0;
+	err = get_block(inode, block, bh, 0);
+	if (!err && !buffer_mapped(bh))
+		clear_buffer_dirty(bh);
+	return err;
 }
 
 /*
@@ -444,10 +456,16 @@ plain:
  * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
  * i_size (truncate in progress) is just unlocked.  The buffer straddling
  * EOF goes to disk from a copy with a zeroed tail (ext2hole_submit_bh).
- * On error the mapped buffers are still written, the error is recorded in
- * the mapping for fsync/msync, and returned.
  *
- * Return: 0 or the error of @get_block.
+ * When get_block fails (ENOSPC, EDQUOT, EIO), every mapped dirty buffer of
+ * the page is still written, those mapped a moment earlier included, so
+ * that no block enters the file without its data.  The buffers that could
+ * not be mapped keep their dirty and delay bits and the page is redirtied:
+ * their data is never cleaned away while it is not on disk, the error goes
+ * to the mapping for fsync/msync, and a later writeback tries again (after
+ * space was freed, say).
+ *
+ * Return: 0 or the first error of @get_block.
  */
 int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 			     struct writeback_control *wbc)
@@ -460,9 +478,10 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 	pgoff_t index = page->index;
 	struct buffer_head *head, *bh;
 	int nr_delayed = 0, nr_underway = 0;
+	bool redirty = false;
 	sector_t block;
 	loff_t off;
-	int err = 0;
+	int err = 0, ret;
 
 	if (page_offset(page) >= i_size) {
 		unlock_page(page);
@@ -492,21 +511,34 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 	block = (sector_t)index << (PAGE_SHIFT - inode->i_blkbits);
 	off = page_offset(page);
 	do {
-		if (buffer_dirty(bh) && buffer_delay(bh)) {
-			err = get_block(inode, block, bh, 1);
-			if (err)
-				goto recover;
+		if (!buffer_dirty(bh) || buffer_mapped(bh)) {
+			/* clean, or ready to write */
+		} else if (off >= i_size) {
+			/* stored through a mapping beyond EOF: never written */
 			clear_buffer_delay(bh);
-			nr_delayed++;
-			if (buffer_new(bh)) {
-				clear_buffer_new(bh);
-				clean_bdev_bh_alias(bh);
+			clear_buffer_dirty(bh);
+		} else if (err) {
+			/* after a failure: keep it dirty for the next attempt */
+			redirty = true;
+		} else if (buffer_delay(bh)) {
+			ret = get_block(inode, block, bh, 1);
+			if (ret) {
+				err = ret;
+				redirty = true;
+			} else {
+				clear_buffer_delay(bh);
+				nr_delayed++;
+				if (buffer_new(bh)) {
+					clear_buffer_new(bh);
+					clean_bdev_bh_alias(bh);
+				}
 			}
-		} else if (buffer_dirty(bh) && !buffer_mapped(bh)) {
-			err = ext2hole_wb_lookup(inode, bh, block, off, i_size,
-						 get_block);
-			if (err)
-				goto recover;
+		} else {
+			ret = ext2hole_wb_lookup(inode, bh, block, get_block);
+			if (ret) {
+				err = ret;
+				redirty = true;
+			}
 		}
 		block++;
 		off += bsize;
@@ -514,9 +546,13 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 	} while (bh != head);
 	if (nr_delayed)
 		atomic64_add(nr_delayed, &st->delayed_mapped);
+	if (err) {
+		mapping_set_error(page->mapping, err);
+		atomic64_inc(&st->writeback_errors);
+	}
 
 	do {
-		if (!buffer_mapped(bh) || buffer_delay(bh))
+		if (!buffer_mapped(bh) || !buffer_dirty(bh))
 			continue;
 		/*
 		 * A non-blocking writeback that cannot lock a buffer redirties
@@ -525,7 +561,7 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 		if (wbc->sync_mode != WB_SYNC_NONE) {
 			lock_buffer(bh);
 		} else if (!trylock_buffer(bh)) {
-			redirty_page_for_writepage(wbc, page);
+			redirty = true;
 			continue;
 		}
 		if (test_clear_buffer_dirty(bh))
@@ -533,6 +569,8 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 		else
 			unlock_buffer(bh);
 	} while ((bh = bh->b_this_page) != head);
+	if (redirty)
+		redirty_page_for_writepage(wbc, page);
 
 	/* From here PageWriteback protects the page and its buffers. */
 	set_page_writeback(page);
@@ -546,42 +584,7 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 		bh = next;
 	} while (bh != head);
 	unlock_page(page);
-	goto done;
 
-recover:
-	/*
-	 * get_block failed (ENOSPC, EDQUOT, EIO ...).  Blocks already mapped
-	 * are written so that nothing stale is exposed; the data of the
-	 * buffers that could not be mapped stays in the page cache only,
-	 * and the error goes to the mapping for fsync/msync.
-	 */
-	mapping_set_error(page->mapping, err);
-	atomic64_inc(&st->writeback_errors);
-	if (nr_delayed)
-		atomic64_add(nr_delayed, &st->delayed_mapped);
-	bh = head;
-	do {
-		if (buffer_mapped(bh) && buffer_dirty(bh) && !buffer_delay(bh)) {
-			lock_buffer(bh);
-			mark_buffer_async_write(bh);
-		} else {
-			clear_buffer_dirty(bh);
-		}
-	} while ((bh = bh->b_this_page) != head);
-	set_page_writeback(page);
-	do {
-		struct buffer_head *next = bh->b_this_page;
-
-		if (buffer_async_write(bh)) {
-			clear_buffer_dirty(bh);
-			ext2hole_submit_bh(bh, write_flags, i_size);
-			nr_underway++;
-		}
-		bh = next;
-	} while (bh != head);
-	unlock_page(page);
-
-done:
 	/*
 	 * Dirty page, clean buffers: someone wrote them already.  Nothing is
 	 * in flight, so end the writeback here; the page may go away after.
