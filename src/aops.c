@@ -52,10 +52,27 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
 	}
 }
 
-/*
- * A write starting beyond EOF creates a hole: prepare it first.  For
- * regular files write_iter has already grown i_size to pos under the
- * invalidate lock (see file.c), so this only defends other callers.
+/**
+ * ext2hole_write_begin - prepare a page for a buffered write
+ * @file: the file (unused)
+ * @mapping: the file's mapping
+ * @pos: where the write starts
+ * @len: bytes to write into this page
+ * @pagep: out: the locked page
+ * @fsdata: out: the old EOF page, kept locked until write_end, or NULL
+ *
+ * A write starting beyond EOF creates a hole from the old size to @pos:
+ * ext2hole_prepare_hole_page() write-protects the page straddling the old
+ * size (the old EOF page) and zeroes it from there, the seed's call in
+ * write_begin.  The old EOF page stays locked until write_end has grown
+ * i_size, so the size grows only together with the data (a failed or
+ * short write leaves it as it was), and a store through a mapping of that
+ * page cannot land in what becomes the hole: its page_mkwrite needs the
+ * page lock and so sees the new i_size.  Pages are locked in index order
+ * (the old EOF page first), and the write's copy from user memory runs
+ * with page faults disabled between write_begin and write_end.
+ *
+ * Return: 0 or a negative errno.
  */
 static int ext2hole_write_begin(struct file *file,
 				struct address_space *mapping, loff_t pos,
@@ -63,63 +80,137 @@ static int ext2hole_write_begin(struct file *file,
 				void **fsdata)
 {
 	struct inode *inode = mapping->host;
-	loff_t size = i_size_read(inode);
+	loff_t size = inode->i_size;
+	pgoff_t index = pos >> PAGE_SHIFT;
+	struct page *eof_page = NULL, *page;
+	bool hole = pos > size && offset_in_page(size);
 	int err;
 
-	if (pos > size) {
-		err = ext2hole_prepare_hole(inode, size, pos,
-					    ext2hole_get_block);
+	*fsdata = NULL;
+	if (hole && size >> PAGE_SHIFT != index) {
+		eof_page = grab_cache_page_write_begin(mapping,
+						       size >> PAGE_SHIFT);
+		if (!eof_page)
+			return -ENOMEM;
+		err = ext2hole_prepare_hole_page(inode, eof_page, size, pos,
+						 ext2hole_get_block);
 		if (err)
-			return err;
+			goto out_eof;
+		hole = false;
 	}
-	err = block_write_begin(mapping, pos, len, pagep, ext2hole_get_block);
-	if (err < 0)
-		ext2hole_write_failed(mapping, pos + len);
+
+	page = grab_cache_page_write_begin(mapping, index);
+	if (!page) {
+		err = -ENOMEM;
+		goto out_eof;
+	}
+	if (hole) {
+		/* the hole starts in the page written to */
+		err = ext2hole_prepare_hole_page(inode, page, size, pos,
+						 ext2hole_get_block);
+		if (err)
+			goto out_page;
+	}
+	err = __block_write_begin(page, pos, len, ext2hole_get_block);
+	if (err)
+		goto out_page;
+	*pagep = page;
+	*fsdata = eof_page;
+	return 0;
+
+out_page:
+	unlock_page(page);
+	put_page(page);
+out_eof:
+	if (eof_page) {
+		unlock_page(eof_page);
+		put_page(eof_page);
+	}
+	ext2hole_write_failed(mapping, pos + len);
 	return err;
 }
 
+/*
+ * i_size grows while the written page, and the old EOF page of a write
+ * that started beyond EOF, are still locked.  Both were write-protected
+ * before anything was zeroed or copied and no store could reach them
+ * since, so no further write-protection is needed (finish_hole's job in
+ * setsize): the next store faults into page_mkwrite with the new size.
+ */
 static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 			      loff_t pos, unsigned int len, unsigned int copied,
 			      struct page *page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
-	loff_t old_size = inode->i_size;
+	struct page *eof_page = fsdata;
+	bool grown = false;
 	int ret;
 
-	ret = generic_write_end(file, mapping, pos, len, copied, page, fsdata);
-	/*
-	 * Only a write that started beyond the old EOF made blocks of the old
-	 * EOF page valid without mapping them (the seed's condition).  A write
-	 * from inside the file mapped every block it made valid in
-	 * write_begin, so an append pays no page lookup or rmap walk here.
-	 */
-	if (old_size < pos)
-		ext2hole_finish_hole(inode, old_size, pos);
+	ret = block_write_end(file, mapping, pos, len, copied, page, fsdata);
+	if (pos + ret > inode->i_size) {
+		i_size_write(inode, pos + ret);
+		grown = true;
+	}
+	unlock_page(page);
+	put_page(page);
+	if (eof_page) {
+		unlock_page(eof_page);
+		put_page(eof_page);
+	}
+	if (grown)
+		mark_inode_dirty(inode);
 	if (ret < len)
 		ext2hole_write_failed(mapping, pos + len);
 	return ret;
 }
 
+/*
+ * FIBMAP: under mkwrite=noalloc a delayed buffer has no block yet, so the
+ * answer would be a hole that later gets data.  Write the file back first,
+ * as the kernel's delayed-allocation filesystems do, so swap files and
+ * boot loaders never see such a hole.
+ */
 static sector_t ext2hole_bmap(struct address_space *mapping, sector_t block)
 {
+	if (mapping_tagged(mapping, PAGECACHE_TAG_DIRTY))
+		filemap_write_and_wait(mapping);
 	return generic_block_bmap(mapping, block, ext2hole_get_block);
 }
 
-/*
- * Direct I/O keeps G2: a direct write beyond EOF is preceded by the same
- * extension as a buffered one (file.c's write_iter grows i_size through
- * ext2hole_setsize first), and blocks inside i_size that are holes are not
- * allocated by direct I/O (DIO_SKIP_HOLES): such writes fall back to the
- * buffered path.
+/**
+ * ext2hole_direct_IO - direct reads and writes
+ * @iocb: the I/O control block
+ * @iter: the data
+ *
+ * Every growth of i_size must go through the hole API (G2, G3).  A direct
+ * write that ends beyond EOF while EOF lies inside a page would grow the
+ * file over the old EOF page from outside the page cache: a store through
+ * a mapping of that page, made writable under the old size, could then be
+ * written back over the new data, or over the hole.  Such a write returns
+ * 0 here, and the VFS does it through the page cache (write_begin above)
+ * and writes it back before returning, as it does for direct writes into
+ * holes (DIO_SKIP_HOLES).  Direct writes from a page-aligned EOF, and
+ * writes inside i_size, stay direct: no page straddles the old EOF.
+ * Growth by direct I/O never waits for other direct I/O.
+ *
+ * Return: bytes done, 0 to fall back to buffered I/O, or a negative errno.
  */
 static ssize_t ext2hole_direct_IO(struct kiocb *iocb, struct iov_iter *iter)
 {
 	struct address_space *mapping = iocb->ki_filp->f_mapping;
+	struct inode *inode = mapping->host;
 	size_t count = iov_iter_count(iter);
 	loff_t offset = iocb->ki_pos;
+	loff_t size = i_size_read(inode);
 	ssize_t ret;
 
-	ret = blockdev_direct_IO(iocb, mapping->host, iter, ext2hole_get_block);
+	if (iov_iter_rw(iter) == WRITE && offset + count > size &&
+	    offset_in_page(size)) {
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			return -EAGAIN;
+		return 0;
+	}
+	ret = blockdev_direct_IO(iocb, inode, iter, ext2hole_get_block);
 	if (ret < 0 && iov_iter_rw(iter) == WRITE)
 		ext2hole_write_failed(mapping, offset + count);
 	return ret;

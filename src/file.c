@@ -7,6 +7,8 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/uio.h>
+#include <linux/blkdev.h>
+#include <linux/buffer_head.h>
 #include "ext2hole.h"
 
 static vm_fault_t ext2hole_page_mkwrite(struct vm_fault *vmf)
@@ -32,96 +34,59 @@ static int ext2hole_file_mmap(struct file *file, struct vm_area_struct *vma)
 }
 
 /**
- * ext2hole_file_write_iter - buffered and direct writes
- * @iocb: the I/O control block
- * @from: the data
+ * ext2hole_fsync - fsync(2), fdatasync(2) and msync(MS_SYNC)
+ * @file: the file
+ * @start: first byte of the range
+ * @end: last byte of the range
+ * @datasync: only what is needed to read the data back
  *
- * A write starting beyond EOF first grows i_size to its start through
- * ext2hole_setsize(), like an extending truncate, and only then writes.
- * This deviates from DESIGN.md's call sites (prepare_hole in write_begin,
- * finish_hole in write_end) on purpose: when the write starts in a later
- * page than the old EOF page, write_begin's prepare_hole zeroes and unlocks
- * the old EOF page long before write_end raises i_size, and nothing stops
- * a store through a mapping of that page in between: page_mkwrite (still
- * seeing the old i_size) makes it writable, the store lands beyond the old
- * EOF, and write_end then makes it file data inside the hole (G2 broken).
- * ext2hole_setsize() holds the invalidate lock exclusive around
- * prepare_hole, i_size_write and finish_hole, and page_mkwrite takes it
- * shared, so the race is closed.  If the write then writes nothing, the
- * file is shrunk back to its old size.  Direct writes take the same path.
+ * Writes the range back, then the inode's indirect blocks and the inode,
+ * then flushes the disk cache.  Writeback errors recorded by
+ * write_full_page (mapping_set_error) come back here through the file's
+ * errseq cursor.  No inode lock is taken, as in 6.12's
+ * generic_buffers_fsync_noflush(): the completion of an O_SYNC direct AIO
+ * write calls fsync from a workqueue, and must never wait for a task that
+ * holds i_rwsem while it waits for direct I/O (truncate's inode_dio_wait).
  *
- * Return: bytes written or a negative errno.
- */
-static ssize_t ext2hole_file_write_iter(struct kiocb *iocb,
-					struct iov_iter *from)
-{
-	struct inode *inode = file_inode(iocb->ki_filp);
-	loff_t old_size = 0;
-	bool extended = false;
-	ssize_t ret;
-	int err;
-
-	if (iocb->ki_flags & IOCB_NOWAIT) {
-		if (!inode_trylock(inode))
-			return -EAGAIN;
-	} else {
-		inode_lock(inode);
-	}
-	ret = generic_write_checks(iocb, from);
-	if (ret <= 0)
-		goto out_unlock;
-
-	old_size = i_size_read(inode);
-	if (iocb->ki_pos > old_size) {
-		if (iocb->ki_flags & IOCB_NOWAIT) {
-			ret = -EAGAIN;
-			goto out_unlock;
-		}
-		err = ext2hole_setsize(inode, iocb->ki_pos);
-		if (err) {
-			ret = err;
-			goto out_unlock;
-		}
-		extended = true;
-	}
-
-	ret = __generic_file_write_iter(iocb, from);
-
-	if (extended && ret <= 0 && i_size_read(inode) == iocb->ki_pos) {
-		err = ext2hole_setsize(inode, old_size);
-		if (err)
-			ext2hole_msg(inode->i_sb, KERN_ERR,
-				     "inode %lu: cannot undo extension to %lld after a failed write: %d",
-				     inode->i_ino, iocb->ki_pos, err);
-	}
-out_unlock:
-	inode_unlock(inode);
-	if (ret > 0)
-		ret = generic_write_sync(iocb, ret);
-	return ret;
-}
-
-/*
- * fsync/msync: writeback errors recorded by write_full_page (set through
- * mapping_set_error) come back here through the file's errseq cursor.
+ * Return: 0 or a negative errno.
  */
 static int ext2hole_fsync(struct file *file, loff_t start, loff_t end,
 			  int datasync)
 {
-	int ret;
+	struct inode *inode = file->f_mapping->host;
+	int ret, err;
 
-	ret = generic_file_fsync(file, start, end, datasync);
+	ret = file_write_and_wait_range(file, start, end);
+	if (ret)
+		goto out;
+	ret = sync_mapping_buffers(inode->i_mapping);
+	if ((inode->i_state & I_DIRTY_ALL) &&
+	    (!datasync || (inode->i_state & I_DIRTY_DATASYNC))) {
+		err = sync_inode_metadata(inode, 1);
+		if (!ret)
+			ret = err;
+	}
+	err = file_check_and_advance_wb_err(file);
+	if (!ret)
+		ret = err;
+	if (!ret)
+		ret = blkdev_issue_flush(inode->i_sb->s_bdev);
+out:
 	if (ret == -EIO)
-		ext2hole_msg(file_inode(file)->i_sb, KERN_ERR,
-			     "inode %lu: I/O error on fsync",
-			     file_inode(file)->i_ino);
+		ext2hole_msg(inode->i_sb, KERN_ERR,
+			     "inode %lu: I/O error on fsync", inode->i_ino);
 	return ret;
 }
 
+/*
+ * Writes need nothing of their own: generic_file_write_iter() takes
+ * i_rwsem, and growth beyond EOF goes through the hole API in write_begin
+ * (buffered) or falls back to it (direct_IO), see aops.c.
+ */
 const struct file_operations ext2hole_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
-	.write_iter	= ext2hole_file_write_iter,
+	.write_iter	= generic_file_write_iter,
 	.mmap		= ext2hole_file_mmap,
 	.open		= generic_file_open,
 	.fsync		= ext2hole_fsync,
