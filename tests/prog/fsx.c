@@ -11,7 +11,7 @@
  * + reopen followed by a check of the whole file.  Right before every size
  * change it stores junk through a mapping beyond EOF inside the EOF page
  * ("EOF pollution"): after the size grows those bytes are part of a hole and
- * must read as zero (DESIGN.md G2).  Every read is compared with the
+ * must read as zero (docs/design.md G2).  Every read is compared with the
  * in-memory model.
  *
  * -P CKPT keeps the model (and the random state) in CKPT: when CKPT exists

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * holes: the hole-semantics scenarios of DESIGN.md section 3 (G1-G4).
+ * holes: the hole-semantics scenarios of docs/design.md section 3 (G1-G4).
  *
  *   holes SCENARIO MOUNTPOINT [setup|verify|all] [-v VARIANT] [options]
  *
@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -796,11 +797,17 @@ static uint64_t s3_untag(uint64_t w)
 	return (uint32_t)(w >> 32) == (uint32_t)~t ? t : 0;
 }
 
+/*
+ * The old size S3 shrinks back to: S2_OLD, or 1536 for the dio variant,
+ * whose direct write at EOF needs a 512-byte-aligned offset.
+ */
+static off_t s3_old = S2_OLD;
+
 static void s3_child(int fd, struct s3_shared *sh)
 {
 	volatile uint64_t *map = (volatile uint64_t *)xmmap(fd, psize);
 	unsigned int i = 0;
-	size_t lo = S2_OLD / 8, n = psize / 8 - lo;
+	size_t lo = s3_old / 8, n = psize / 8 - lo;
 	struct sigaction sa = { .sa_handler = SIG_DFL };
 
 	sigaction(SIGBUS, &sa, NULL);
@@ -844,8 +851,10 @@ static int s3_run(void)
 	off_t first_bad = -1;
 	uint64_t bad_tag = 0, bad_before = 0;
 	pid_t pid, wb_pid = 0;
-	int fd, status;
-	unsigned char d[S2_OLD];
+	int fd, dfd = -1, status;
+	unsigned char d[1536];
+	void *zero;
+	bool dio = !strcmp(variant, "dio");
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -854,8 +863,15 @@ static int s3_run(void)
 		setup_error("alloc");
 	memset(sh, 0, sizeof(*sh));
 	memset(d, 'D', sizeof(d));
+	if (posix_memalign(&zero, 4096, 4096))
+		setup_error("posix_memalign");
+	memset(zero, 0, 4096);
+	if (dio)
+		s3_old = 1536;
 	fd = open_file("s3.file", O_RDWR | O_CREAT | O_TRUNC);
-	xpwrite(fd, d, S2_OLD, 0);
+	xpwrite(fd, d, s3_old, 0);
+	if (dio)
+		dfd = open_file("s3.file", O_RDWR | O_DIRECT);
 	pid = fork();
 	if (pid < 0)
 		setup_error("fork");
@@ -883,7 +899,9 @@ static int s3_run(void)
 		off_t grow = (iters & 1) ? 6000 : 2000, off;
 		uint64_t before, c0;
 
-		xftruncate(fd, S2_OLD);
+		if (dio)
+			grow = (iters & 2) ? 6144 : 2048;
+		xftruncate(fd, s3_old);
 		/*
 		 * Usually let the child store junk beyond EOF first (the plain
 		 * G2 case); every fourth round race the growth directly.
@@ -896,8 +914,24 @@ static int s3_run(void)
 			}
 		}
 		before = sh->counter;
-		xftruncate(fd, grow);
-		for (off = S2_OLD; off < grow; off += 8192) {
+		if (!strcmp(variant, "pwrite")) {
+			/* a write beyond EOF: the hole is [old, grow - 8) */
+			xpwrite(fd, zero, 8, grow - 8);
+		} else if (dio) {
+			/*
+			 * A direct write at EOF, up to the new size (even
+			 * rounds), or beyond EOF after a hole (odd rounds).
+			 */
+			off_t pos = (iters & 1) ? grow - 512 : s3_old;
+			ssize_t n = pwrite(dfd, zero, grow - pos, pos);
+
+			if (n != grow - pos)
+				setup_error("O_DIRECT pwrite %lld at %lld returned %zd",
+					    (long long)(grow - pos), (long long)pos, n);
+		} else {
+			xftruncate(fd, grow);
+		}
+		for (off = s3_old; off < grow; off += 8192) {
 			size_t len = grow - off < 8192 ? grow - off : 8192;
 			ssize_t n = pread(fd, buf, len, off);
 			size_t k;
@@ -934,6 +968,9 @@ static int s3_run(void)
 	if (wb_pid > 0)
 		waitpid(wb_pid, NULL, 0);
 	close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	free(zero);
 	info("%lld iterations, %llu child stores, %llu writeback rounds, %lld torn reads (ignored), %lld violations",
 	     iters, (unsigned long long)sh->counter,
 	     (unsigned long long)sh->syncs, torn, violations);
@@ -1102,7 +1139,8 @@ static void usage(void)
 		"usage: holes S1..S6 MOUNTPOINT [setup|verify|all] [-v VARIANT] [-m stock|alloc|noalloc]\n"
 		"             [-x] [-t SECS] [-S SYSFSDIR] [-T STATEDIR]\n"
 		"  S1 variants: truncate pwrite   S2: truncate pwrite gapwrite inpage   S4: truncate pwrite\n"
-		"  S3 variants: plain, wb (a third process forces writeback in a loop)\n"
+		"  S3 variants: plain, wb (a third process forces writeback in a loop),\n"
+		"               pwrite (growth by a write beyond EOF), dio (growth by O_DIRECT writes at and beyond EOF)\n"
 		"  -x  S1: a store accepted at ENOSPC is a bug even when fsync reports it\n"
 		"  -t  S3 duration (default 10 s)\n");
 	exit(EXIT_SETUP);
@@ -1167,7 +1205,8 @@ int main(int argc, char **argv)
 		    strcmp(variant, "gapwrite") && strcmp(variant, "inpage"))
 			usage();
 	} else if (!strcmp(scen, "S3")) {
-		if (strcmp(variant, "plain") && strcmp(variant, "wb"))
+		if (strcmp(variant, "plain") && strcmp(variant, "wb") &&
+		    strcmp(variant, "pwrite") && strcmp(variant, "dio"))
 			usage();
 	} else if (strcmp(variant, "truncate") && strcmp(variant, "pwrite")) {
 		usage();
