@@ -181,6 +181,7 @@ unsigned long ext2hole_count_free_inodes(struct super_block *sb);
 unsigned long ext2hole_count_dirs(struct super_block *sb);
 
 /* inode.c */
+int ext2hole_block_to_path(struct inode *inode, u64 iblock, int offsets[4]);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2hole_evict_inode(struct inode *inode);
@@ -237,6 +238,11 @@ extern const struct inode_operations ext2hole_fast_symlink_inode_operations;
 /* file.c */
 extern const struct file_operations ext2hole_file_operations;
 extern const struct inode_operations ext2hole_file_inode_operations;
+
+/* extent.c */
+int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,
+		    u64 start, u64 len);
+loff_t ext2hole_llseek(struct file *file, loff_t offset, int whence);
 
 /* aops.c */
 extern const struct address_space_operations ext2hole_aops;

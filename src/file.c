@@ -84,7 +84,7 @@ out:
  * (buffered) or falls back to it (direct_IO), see aops.c.
  */
 const struct file_operations ext2hole_file_operations = {
-	.llseek		= generic_file_llseek,
+	.llseek		= ext2hole_llseek,
 	.read_iter	= generic_file_read_iter,
 	.write_iter	= generic_file_write_iter,
 	.mmap		= ext2hole_file_mmap,
@@ -97,4 +97,5 @@ const struct file_operations ext2hole_file_operations = {
 const struct inode_operations ext2hole_file_inode_operations = {
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
+	.fiemap		= ext2hole_fiemap,
 };

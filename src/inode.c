@@ -371,8 +371,7 @@ int ext2hole_sync_inode(struct inode *inode)
  * offsets[1..] the indirect blocks.  Returns the depth (1..4), 0 when the
  * block is beyond what the tree can address.
  */
-static int ext2hole_block_to_path(struct inode *inode, u64 iblock,
-				  int offsets[4])
+int ext2hole_block_to_path(struct inode *inode, u64 iblock, int offsets[4])
 {
 	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
 	u64 apb = 1ULL << bits, mask = apb - 1;

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext2hole: what the block map says about data and holes - FIEMAP and
+ * lseek(SEEK_HOLE / SEEK_DATA), through the kernel's iomap reporting
+ * helpers.  Lookups only: nothing here allocates or changes the map.
+ *
+ * A block is data when it is mapped, or when it lies in a dirty page of
+ * the page cache: data that write(2) or a store through a mapping put
+ * there and that writeback has not given a block yet (mkwrite=noalloc's
+ * delayed buffers, or a page whose writeback failed).  Such a range is
+ * reported as delayed allocation, so an accepted write is never a hole.
+ */
+#include <linux/fs.h>
+#include <linux/fiemap.h>
+#include <linux/iomap.h>
+#include <linux/pagemap.h>
+#include "ext2hole.h"
+
+/*
+ * One step of a walk down the block map from logical block @iblock: a
+ * mapped run contiguous on disk inside one pointer array (*@pblk its first
+ * block), or a hole up to the end of the largest empty subtree that holds
+ * @iblock (*@pblk = 0).  *@count is the run's length in blocks.  Called
+ * under i_map_mutex.
+ */
+static int ext2hole_map_step(struct inode *inode, u64 iblock, u32 *pblk,
+			     u64 *count)
+{
+	struct super_block *sb = inode->i_sb;
+	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
+	u64 apb = 1ULL << bits;
+	struct buffer_head *bh = NULL;
+	int offsets[4], depth, level, i;
+	__le32 *p;
+	u32 nr;
+	int err = 0;
+
+	*pblk = 0;
+	depth = ext2hole_block_to_path(inode, iblock, offsets);
+	if (!depth) {
+		/* beyond what the map can address: a hole for ever */
+		*count = U64_MAX;
+		return 0;
+	}
+	p = EXT2HOLE_I(inode)->i_data + offsets[0];
+	for (level = 0; ; level++) {
+		nr = le32_to_cpu(*p);
+		if (!nr) {
+			/* the subtree under *p holds apb^(depth-1-level) blocks */
+			u64 span = 1, pos = 0;
+
+			for (i = level + 1; i < depth; i++) {
+				span <<= bits;
+				pos = (pos << bits) + offsets[i];
+			}
+			*count = span - pos;
+			break;
+		}
+		if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
+			ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
+				       inode->i_ino, nr, iblock, level);
+			err = -EFSCORRUPTED;
+			break;
+		}
+		if (level == depth - 1) {
+			u64 n = 1, left = depth == 1 ?
+				EXT2HOLE_NDIR_BLOCKS - offsets[0] :
+				apb - offsets[depth - 1];
+
+			while (n < left && le32_to_cpu(p[n]) == nr + n &&
+			       ext2hole_data_blocks_valid(sb, nr + n, 1))
+				n++;
+			*pblk = nr;
+			*count = n;
+			break;
+		}
+		brelse(bh);
+		bh = ext2hole_bread(sb, nr);
+		if (!bh) {
+			ext2hole_msg(sb, KERN_ERR,
+				     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
+				     inode->i_ino, nr, iblock, level);
+			err = -EIO;
+			break;
+		}
+		p = (__le32 *)bh->b_data + offsets[level + 1];
+	}
+	brelse(bh);
+	return err;
+}
+
+/*
+ * The longest run from @iblock, at most @max blocks, that is all hole or
+ * all mapped and contiguous on disk (across pointer arrays too).
+ */
+static int ext2hole_map_run(struct inode *inode, u64 iblock, u64 max,
+			    u32 *pblk, u64 *count)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	u64 n, n2;
+	u32 pb2;
+	int err;
+
+	mutex_lock(&ei->i_map_mutex);
+	err = ext2hole_map_step(inode, iblock, pblk, &n);
+	while (!err && n < max) {
+		err = ext2hole_map_step(inode, iblock + n, &pb2, &n2);
+		if (err)
+			break;
+		if (*pblk ? pb2 != *pblk + n : pb2 != 0)
+			break;
+		n = n2 > U64_MAX - n ? U64_MAX : n + n2;
+		cond_resched();
+	}
+	mutex_unlock(&ei->i_map_mutex);
+	*count = min(n, max);
+	return err;
+}
+
+/*
+ * Part of a hole that the page cache holds dirty: data without a block
+ * yet.  The hole is cut at the first dirty page; a hole that starts in one
+ * becomes a delayed-allocation extent as far as that page goes.
+ */
+static void ext2hole_iomap_dirty(struct inode *inode, struct iomap *iomap)
+{
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t index = iomap->offset >> PAGE_SHIFT;
+	pgoff_t last = (iomap->offset + iomap->length - 1) >> PAGE_SHIFT;
+	loff_t pos;
+
+	if (!xa_find(&mapping->i_pages, &index, last, PAGECACHE_TAG_DIRTY))
+		return;
+	pos = (loff_t)index << PAGE_SHIFT;
+	if (pos > iomap->offset) {
+		iomap->length = pos - iomap->offset;
+		return;
+	}
+	iomap->type = IOMAP_DELALLOC;
+	iomap->length = min_t(u64, iomap->length,
+			      pos + PAGE_SIZE - iomap->offset);
+}
+
+static int ext2hole_report_begin(struct inode *inode, loff_t offset,
+				 loff_t length, unsigned int flags,
+				 struct iomap *iomap, struct iomap *srcmap)
+{
+	unsigned int blkbits = inode->i_blkbits;
+	u64 first = offset >> blkbits;
+	u64 last = (offset + length - 1) >> blkbits;
+	u64 count;
+	u32 pblk;
+	int err;
+
+	if (flags & (IOMAP_WRITE | IOMAP_ZERO))
+		return -EOPNOTSUPP;
+	err = ext2hole_map_run(inode, first, last - first + 1, &pblk, &count);
+	if (err)
+		return err;
+	iomap->bdev = inode->i_sb->s_bdev;
+	iomap->offset = first << blkbits;
+	iomap->length = count << blkbits;
+	iomap->flags = 0;
+	if (pblk) {
+		iomap->type = IOMAP_MAPPED;
+		iomap->addr = (u64)pblk << blkbits;
+		return 0;
+	}
+	iomap->type = IOMAP_HOLE;
+	iomap->addr = IOMAP_NULL_ADDR;
+	ext2hole_iomap_dirty(inode, iomap);
+	return 0;
+}
+
+static const struct iomap_ops ext2hole_report_ops = {
+	.iomap_begin	= ext2hole_report_begin,
+};
+
+/**
+ * ext2hole_fiemap - FS_IOC_FIEMAP on a regular file
+ * @inode: the file
+ * @fieinfo: the request
+ * @start: first byte
+ * @len: bytes
+ *
+ * Extents are maximal runs of blocks contiguous on disk; dirty pages over
+ * holes are FIEMAP_EXTENT_DELALLOC (FIEMAP_FLAG_SYNC writes them back
+ * first).  i_rwsem is held shared, so the size and the map do not change.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,
+		    u64 start, u64 len)
+{
+	loff_t size;
+	int ret;
+
+	inode_lock_shared(inode);
+	size = i_size_read(inode);
+	if (start >= size) {
+		/* validate the request; there is nothing to report */
+		ret = fiemap_prep(inode, fieinfo, start, &len, 0);
+	} else {
+		len = min_t(u64, len, size - start);
+		ret = iomap_fiemap(inode, fieinfo, start, len,
+				   &ext2hole_report_ops);
+	}
+	inode_unlock_shared(inode);
+	return ret;
+}
+
+/**
+ * ext2hole_llseek - lseek(2), with SEEK_HOLE and SEEK_DATA from the map
+ * @file: the file
+ * @offset: the offset
+ * @whence: SEEK_SET ... SEEK_HOLE
+ *
+ * Return: the new position or a negative errno (-ENXIO past the data).
+ */
+loff_t ext2hole_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct inode *inode = file->f_mapping->host;
+
+	switch (whence) {
+	case SEEK_HOLE:
+		inode_lock_shared(inode);
+		offset = iomap_seek_hole(inode, offset, &ext2hole_report_ops);
+		inode_unlock_shared(inode);
+		break;
+	case SEEK_DATA:
+		inode_lock_shared(inode);
+		offset = iomap_seek_data(inode, offset, &ext2hole_report_ops);
+		inode_unlock_shared(inode);
+		break;
+	default:
+		return generic_file_llseek(file, offset, whence);
+	}
+	if (offset < 0)
+		return offset;
+	return vfs_setpos(file, offset, inode->i_sb->s_maxbytes);
+}
