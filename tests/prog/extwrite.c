@@ -2,7 +2,7 @@
 /*
  * extwrite - a write beyond EOF grows the file only together with its data.
  *
- *   extwrite DIR ok|fail
+ *   extwrite DIR ok|fail|dio
  *
  * A file of 1000 bytes; a thread writes 2048 bytes at 8192 from a buffer
  * whose page is missing and registered with userfaultfd, so the write
@@ -15,6 +15,11 @@
  * fails with EFAULT and the file must be exactly as before.  "ok" resolves
  * the fault with a pattern: the write completes, the file is 10240 bytes,
  * [1000, 8192) reads zero and [8192, 10240) is the pattern.
+ *
+ * "dio" is an O_DIRECT write of 512 bytes at EOF (1536, inside the EOF
+ * page) blocked on its source page after the page cache was invalidated:
+ * a store through a mapping beyond EOF made then must not end up over the
+ * written data once the file has grown (in the cache or after writeback).
  *
  * Last line: "extwrite <mode>: ok ..." or "extwrite <mode>: BUG - ...".
  * Exit 0 ok, 1 bug, 2 setup error.
@@ -37,16 +42,18 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#define OLD_SIZE	1000
-#define WPOS		8192
-#define WLEN		2048
+static int old_size = 1000, wpos = 8192, wlen = 2048;
+#define OLD_SIZE	old_size
+#define WPOS		wpos
+#define WLEN		wlen
 
 static const char *mode;
-static int fd;
+static int fd, wfd;
 static char *src;
 static ssize_t wret;
 static int werr;
 static sigjmp_buf jb;
+static int dio;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -78,7 +85,7 @@ static int bug(const char *fmt, ...)
 static void *writer(void *arg)
 {
 	(void)arg;
-	wret = pwrite(fd, src, WLEN, WPOS);
+	wret = pwrite(wfd, src, WLEN, WPOS);
 	werr = wret < 0 ? errno : 0;
 	return NULL;
 }
@@ -106,26 +113,36 @@ int main(int argc, char **argv)
 	struct uffd_msg msg;
 	struct pollfd pfd;
 	volatile char *map;
-	char path[4096], d[OLD_SIZE], *buf;
+	char path[4096], d[1536], *buf;
 	long psize = sysconf(_SC_PAGESIZE);
 	pthread_t th;
-	int uffd, i;
+	int uffd, i, k;
 	volatile int sigbus, rc = 0;
 	off_t during;
 
-	if (argc != 3 || (strcmp(argv[2], "ok") && strcmp(argv[2], "fail"))) {
-		fprintf(stderr, "usage: extwrite DIR ok|fail\n");
+	if (argc != 3 || (strcmp(argv[2], "ok") && strcmp(argv[2], "fail") &&
+			  strcmp(argv[2], "dio"))) {
+		fprintf(stderr, "usage: extwrite DIR ok|fail|dio\n");
 		return 2;
 	}
 	mode = argv[2];
+	dio = !strcmp(mode, "dio");
+	if (dio) {
+		old_size = 1536;
+		wpos = 1536;
+		wlen = 512;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	snprintf(path, sizeof(path), "%s/extwrite.%s", argv[1], mode);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die("open %s", path);
 	memset(d, 'D', sizeof(d));
-	if (pwrite(fd, d, sizeof(d), 0) != (ssize_t)sizeof(d))
+	if (pwrite(fd, d, OLD_SIZE, 0) != OLD_SIZE)
 		die("pwrite");
+	wfd = dio ? open(path, O_RDWR | O_DIRECT) : fd;
+	if (wfd < 0)
+		die("open O_DIRECT");
 
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
 	if (uffd < 0)
@@ -165,10 +182,14 @@ int main(int argc, char **argv)
 	sigbus = 0;
 	if (sigsetjmp(jb, 1))
 		sigbus = 1;
+	else if (dio)
+		memset((char *)map + OLD_SIZE, 'J', psize - OLD_SIZE);
 	else
 		map[psize + 100] = 'J';
 	signal(SIGBUS, SIG_DFL);
-	if (!sigbus && !rc)
+	if (dio && sigbus)
+		die("SIGBUS on a store into the EOF page");
+	if (!dio && !sigbus && !rc)
 		rc = bug("a store into the page at %ld, beyond the old EOF page, was accepted while the write was blocked",
 			 psize);
 	munmap((void *)map, 3 * psize);
@@ -214,21 +235,32 @@ int main(int argc, char **argv)
 		if (fsize() != WPOS + WLEN && !rc)
 			rc = bug("size %lld after the write, not %d",
 				 (long long)fsize(), WPOS + WLEN);
-		if (pread(fd, all, WPOS + WLEN + 1, 0) != WPOS + WLEN)
-			die("pread all");
-		for (i = OLD_SIZE; i < WPOS + WLEN && !rc; i++) {
-			char want = i < WPOS ? 0 : 'X';
+		for (k = 0; k < 2 && !rc; k++) {
+			/* the page cache, then the disk */
+			if (k && (fsync(fd) ||
+				  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
+				die("fsync/fadvise");
+			if (pread(fd, all, WPOS + WLEN + 1, 0) != WPOS + WLEN)
+				die("pread all");
+			for (i = OLD_SIZE; i < WPOS + WLEN && !rc; i++) {
+				char want = i < WPOS ? 0 : 'X';
 
-			if (all[i] != want)
-				rc = bug("byte %d is 0x%02x, not 0x%02x", i,
-					 (unsigned char)all[i], want);
+				if (all[i] != want)
+					rc = bug("byte %d is 0x%02x, not 0x%02x (%s)", i,
+						 (unsigned char)all[i], want,
+						 k ? "after writeback and a cache drop" :
+						     "in the page cache");
+			}
 		}
 		free(all);
 	}
+	if (wfd != fd)
+		close(wfd);
 	close(fd);
 	if (!rc)
-		printf("extwrite %s: ok - size unchanged and SIGBUS beyond the old EOF page while the write waited; %s\n",
-		       mode, !strcmp(mode, "fail") ? "the failed write left the file as it was" :
-						     "hole zero and data in after it");
+		printf("extwrite %s: ok - %s\n", mode,
+		       dio ? "a store beyond EOF while the direct write waited did not reach the data" :
+		       !strcmp(mode, "fail") ? "size unchanged and SIGBUS beyond the old EOF page while the write waited; the failed write left the file as it was" :
+		       "size unchanged and SIGBUS beyond the old EOF page while the write waited; hole zero and data in after it");
 	return rc;
 }
