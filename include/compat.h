@@ -4,29 +4,272 @@
  * kernels lives here, behind a named feature.  No LINUX_VERSION_CODE test
  * may appear anywhere else in the module.
  *
- * Supported: Debian 12's packaged 6.1 series.  The packaged 6.12 series is
- * planned; each feature below names the API change it tracks.
+ * Supported: Debian 12's packaged 6.1 series (6.1.0-*, Linux 6.1.y) and
+ * its 6.12 series (6.12.*+deb12, Linux 6.12.y).  Each EXT2HOLE_HAVE_*
+ * feature names the mainline release that made the change; the code is
+ * written against the newer API and this header supplies it on 6.1.
+ * Differences that both kernels accept in one spelling are not features:
+ * the code uses that spelling (no PG_error, gone in 6.12; no f_version,
+ * gone in 6.12; no SLAB_MEM_SPREAD, gone in 6.9; __bio_add_page(), as
+ * bio_add_page() is __must_check from 6.5; block_commit_write()'s result
+ * unused, void in 6.12; generic_file_fsync(), which 6.12 still has and
+ * which still syncs the mapping's buffers, where ext2 moved to 6.5's
+ * generic_buffers_fsync()).
  */
 #ifndef _EXT2HOLE_COMPAT_H
 #define _EXT2HOLE_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/buffer_head.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#error "ext2hole supports Linux 6.1 (Debian 12's packaged kernel) only"
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0) && \
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)) || \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#error "ext2hole supports Linux 6.1 and 6.12 (Debian 12's packaged series) only"
 #endif
 
-/* 6.1 API: write_begin/write_end take a struct page (folio in 6.12). */
-#define EXT2HOLE_HAVE_PAGE_WRITE_BEGIN	1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+/* 6.3 API change: inode operations and setattr/fillattr take a mnt_idmap. */
+#define EXT2HOLE_HAVE_MNT_IDMAP			1
+/* 6.3 API change: write_cache_pages() callbacks take a folio. */
+#define EXT2HOLE_HAVE_FOLIO_WRITEPAGE_T		1
+/* 6.3 API change: __filemap_get_folio() returns ERR_PTR, not NULL. */
+#define EXT2HOLE_HAVE_FILEMAP_GET_FOLIO_ERR_PTR	1
+#endif
 
-/* 6.1 API: ->writepage still exists in address_space_operations. */
-#define EXT2HOLE_HAVE_AOPS_WRITEPAGE	1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+/* 6.5 API change: generic_file_splice_read() gave way to filemap_splice_read(). */
+#define EXT2HOLE_HAVE_FILEMAP_SPLICE_READ	1
+/* 6.5 API change: block_page_mkwrite_return() gave way to vmf_fs_error(). */
+#define EXT2HOLE_HAVE_VMF_FS_ERROR		1
+#endif
 
-/* 6.1 API: inode operations take a struct user_namespace (mnt_idmap in 6.3). */
-#define EXT2HOLE_HAVE_USER_NS_IOPS	1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0) || \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 64) && \
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0))
+/* 6.6 API change (in 6.1.64 too): ctime only through inode_*_ctime*(). */
+#define EXT2HOLE_HAVE_CTIME_ACCESSORS		1
+#endif
 
-/* 6.1 API: inode times are plain fields (accessors from 6.6). */
-#define EXT2HOLE_HAVE_INODE_TIME_FIELDS	1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+/* 6.6 API change: generic_fillattr() takes the statx request mask. */
+#define EXT2HOLE_HAVE_FILLATTR_REQUEST_MASK	1
+/* 6.6 API change: create_empty_buffers() takes a folio, returns the head. */
+#define EXT2HOLE_HAVE_FOLIO_CREATE_EMPTY_BUFFERS	1
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+/* 6.7 API change: atime/mtime only through inode_*_atime*()/_mtime*(). */
+#define EXT2HOLE_HAVE_INODE_TIME_ACCESSORS	1
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+/* 6.8 API change: ->error_remove_page became ->error_remove_folio. */
+#define EXT2HOLE_HAVE_ERROR_REMOVE_FOLIO	1
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* 6.12 API change: write_begin/write_end and block_write_* take folios. */
+#define EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN		1
+#endif
+
+/*
+ * ->writepage is still in 6.12's address_space_operations (stock ext2
+ * dropped its own by then).  ext2hole keeps it on both kernels, so that
+ * reclaim writes a page through the same G4 path on each.
+ */
+#define EXT2HOLE_HAVE_AOPS_WRITEPAGE		1
+
+/* ------------------------------------------------------------------ */
+/* idmapped mounts */
+
+#ifdef EXT2HOLE_HAVE_MNT_IDMAP
+#define ext2hole_idmap			mnt_idmap
+#define EXT2HOLE_NOP_IDMAP		(&nop_mnt_idmap)
+#else
+#define ext2hole_idmap			user_namespace
+#define EXT2HOLE_NOP_IDMAP		(&init_user_ns)
+#endif
+
+static inline void ext2hole_fillattr(struct ext2hole_idmap *idmap,
+				     u32 request_mask, struct inode *inode,
+				     struct kstat *stat)
+{
+#ifdef EXT2HOLE_HAVE_FILLATTR_REQUEST_MASK
+	generic_fillattr(idmap, request_mask, inode, stat);
+#else
+	generic_fillattr(idmap, inode, stat);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* inode timestamps: the 6.7 accessors, on 6.1 */
+
+#ifndef EXT2HOLE_HAVE_CTIME_ACCESSORS
+static inline struct timespec64 inode_get_ctime(const struct inode *inode)
+{
+	return inode->i_ctime;
+}
+
+static inline struct timespec64 inode_set_ctime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_ctime = ts;
+	return ts;
+}
+
+static inline struct timespec64 inode_set_ctime(struct inode *inode,
+						time64_t sec, long nsec)
+{
+	return inode_set_ctime_to_ts(inode, (struct timespec64){
+					.tv_sec = sec, .tv_nsec = nsec });
+}
+
+static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
+{
+	return inode_set_ctime_to_ts(inode, current_time(inode));
+}
+#endif
+
+#ifndef EXT2HOLE_HAVE_INODE_TIME_ACCESSORS
+static inline time64_t inode_get_atime_sec(const struct inode *inode)
+{
+	return inode->i_atime.tv_sec;
+}
+
+static inline time64_t inode_get_mtime_sec(const struct inode *inode)
+{
+	return inode->i_mtime.tv_sec;
+}
+
+static inline time64_t inode_get_ctime_sec(const struct inode *inode)
+{
+	return inode_get_ctime(inode).tv_sec;
+}
+
+static inline struct timespec64 inode_set_atime(struct inode *inode,
+						time64_t sec, long nsec)
+{
+	inode->i_atime = (struct timespec64){ .tv_sec = sec, .tv_nsec = nsec };
+	return inode->i_atime;
+}
+
+static inline struct timespec64 inode_set_mtime(struct inode *inode,
+						time64_t sec, long nsec)
+{
+	inode->i_mtime = (struct timespec64){ .tv_sec = sec, .tv_nsec = nsec };
+	return inode->i_mtime;
+}
+
+static inline struct timespec64 inode_set_atime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_atime = ts;
+	return ts;
+}
+
+static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_mtime = ts;
+	return ts;
+}
+
+/* A new inode's atime, mtime and ctime: now. */
+static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
+{
+	struct timespec64 ts = inode_set_ctime_current(inode);
+
+	inode->i_atime = ts;
+	inode->i_mtime = ts;
+	return ts;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* page cache, buffers and writeback */
+
+/*
+ * EXT2HOLE_WB_PAGE is what write_begin hands back and write_end takes, and
+ * what block_write_begin(), __block_write_begin(), block_write_end() and
+ * generic_write_end() use: a folio from 6.12, a page before.  The module
+ * keeps order-0 folios, so the two name the same memory.
+ */
+#ifdef EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN
+#define EXT2HOLE_WB_PAGE		struct folio
+#define ext2hole_wb_folio(p)		(p)
+#define ext2hole_folio_wb(f)		(f)
+#else
+#define EXT2HOLE_WB_PAGE		struct page
+#define ext2hole_wb_folio(p)		page_folio(p)
+#define ext2hole_folio_wb(f)		(&(f)->page)
+#endif
+
+/* Attach empty buffers to @folio (which has none); returns the head. */
+static inline struct buffer_head *
+ext2hole_create_empty_buffers(struct folio *folio, unsigned long blocksize,
+			      unsigned long b_state)
+{
+#ifdef EXT2HOLE_HAVE_FOLIO_CREATE_EMPTY_BUFFERS
+	return create_empty_buffers(folio, blocksize, b_state);
+#else
+	create_empty_buffers(&folio->page, blocksize, b_state);
+	return folio_buffers(folio);
+#endif
+}
+
+/*
+ * The locked page-cache folio at @index, created if needed (order 0);
+ * ERR_PTR(-ENOMEM) on failure on every kernel.
+ */
+static inline struct folio *ext2hole_grab_folio(struct address_space *mapping,
+						pgoff_t index)
+{
+	struct folio *folio;
+
+	folio = __filemap_get_folio(mapping, index,
+				    FGP_LOCK | FGP_ACCESSED | FGP_CREAT,
+				    mapping_gfp_mask(mapping));
+#ifndef EXT2HOLE_HAVE_FILEMAP_GET_FOLIO_ERR_PTR
+	if (!folio)
+		return ERR_PTR(-ENOMEM);
+#endif
+	return folio;
+}
+
+/* write_cache_pages() callback argument: a folio from 6.3, a page before. */
+#ifdef EXT2HOLE_HAVE_FOLIO_WRITEPAGE_T
+#define EXT2HOLE_WCP_PAGE		struct folio
+#define ext2hole_wcp_folio(p)		(p)
+#else
+#define EXT2HOLE_WCP_PAGE		struct page
+#define ext2hole_wcp_folio(p)		page_folio(p)
+#endif
+
+#ifndef EXT2HOLE_HAVE_VMF_FS_ERROR
+/* The page-fault return for an errno, as 6.5's vmf_fs_error(). */
+static inline vm_fault_t vmf_fs_error(int err)
+{
+	return block_page_mkwrite_return(err);
+}
+#endif
+
+#ifdef EXT2HOLE_HAVE_FILEMAP_SPLICE_READ
+#define ext2hole_splice_read		filemap_splice_read
+#else
+#define ext2hole_splice_read		generic_file_splice_read
+#endif
+
+#ifdef EXT2HOLE_HAVE_ERROR_REMOVE_FOLIO
+#define EXT2HOLE_AOPS_ERROR_REMOVE \
+	.error_remove_folio = generic_error_remove_folio
+#else
+#define EXT2HOLE_AOPS_ERROR_REMOVE \
+	.error_remove_page = generic_error_remove_page
+#endif
 
 #endif /* _EXT2HOLE_COMPAT_H */

@@ -188,9 +188,9 @@ void ext2hole_evict_inode(struct inode *inode);
 int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		       struct buffer_head *bh_result, int create);
 int ext2hole_setsize(struct inode *inode, loff_t newsize);
-int ext2hole_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		     struct iattr *iattr);
-int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
+int ext2hole_getattr(struct ext2hole_idmap *idmap, const struct path *path,
 		     struct kstat *stat, u32 request_mask,
 		     unsigned int query_flags);
 void ext2hole_set_inode_flags(struct inode *inode);

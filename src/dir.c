@@ -163,8 +163,8 @@ bad:
 /*
  * ext2hole_check_page - validate every block of a freshly read page
  *
- * Sets PageChecked when the page is sound, PageError (so that the error is
- * reported once) when it is not.
+ * Sets PageChecked when the page is sound.  A corrupt page is checked (and
+ * reported) again on its next use, as ext2 does: PG_error is gone in 6.12.
  */
 static bool ext2hole_check_page(struct page *page, char *kaddr)
 {
@@ -180,18 +180,14 @@ static bool ext2hole_check_page(struct page *page, char *kaddr)
 			ext2hole_error(dir->i_sb,
 				       "size of directory #%lu is not a multiple of the block size (%lld)",
 				       dir->i_ino, dir->i_size);
-			goto fail;
+			return false;
 		}
 	}
 	for (offs = 0; offs < limit; offs += chunk)
 		if (!ext2hole_check_block(dir, kaddr, offs, pos, false))
-			goto fail;
+			return false;
 	SetPageChecked(page);
 	return true;
-
-fail:
-	SetPageError(page);
-	return false;
 }
 
 /**
@@ -219,8 +215,7 @@ static struct page *ext2hole_read_dir_page(struct inode *dir, unsigned long n,
 	kmap(page);
 	*ok = true;
 	if (unlikely(!PageChecked(page)))
-		*ok = !PageError(page) &&
-		      ext2hole_check_page(page, page_address(page));
+		*ok = ext2hole_check_page(page, page_address(page));
 	return page;
 }
 
@@ -241,7 +236,8 @@ static struct page *ext2hole_get_dir_page(struct inode *dir, unsigned long n)
 static int ext2hole_prepare_chunk(struct page *page, loff_t pos,
 				  unsigned int len)
 {
-	return __block_write_begin(page, pos, len, ext2hole_get_block);
+	return __block_write_begin(ext2hole_folio_wb(page_folio(page)), pos, len,
+				   ext2hole_get_block);
 }
 
 /*
@@ -258,7 +254,8 @@ static int ext2hole_commit_chunk(struct page *page, loff_t pos,
 	int err;
 
 	inode_inc_iversion(dir);
-	block_write_end(NULL, mapping, pos, len, len, page, NULL);
+	block_write_end(NULL, mapping, pos, len, len,
+			ext2hole_folio_wb(page_folio(page)), NULL);
 	if (pos + len > dir->i_size) {
 		i_size_write(dir, pos + len);
 		mark_inode_dirty(dir);
@@ -279,7 +276,7 @@ static void ext2hole_dir_changed(struct inode *dir, bool update_times)
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
 
 	if (update_times)
-		dir->i_mtime = dir->i_ctime = current_time(dir);
+		inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
 	ei->i_flags &= ~EXT2HOLE_INDEX_FL;
 	mark_inode_dirty(dir);
 }
@@ -340,9 +337,8 @@ static int ext2hole_readdir(struct file *file, struct dir_context *ctx)
 	 * A position kept across calls may fall inside an entry after a
 	 * change (or an lseek): the first block re-finds the entry boundary.
 	 * That walk is at most one block long, so it is done on every call,
-	 * not only when f_version says the directory changed.
+	 * not only when the directory changed (no f_version cookie needed).
 	 */
-	file->f_version = inode_query_iversion(dir);
 	offset = ctx->pos & ~PAGE_MASK;
 	for (n = ctx->pos >> PAGE_SHIFT; n < npages; n++, offset = 0) {
 		struct page *page = ext2hole_read_dir_page(dir, n, &ok);

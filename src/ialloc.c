@@ -341,10 +341,10 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 		return ERR_PTR(-EFSCORRUPTED);
 	}
 
-	inode_init_owner(&init_user_ns, inode, dir, mode);
+	inode_init_owner(EXT2HOLE_NOP_IDMAP, inode, dir, mode);
 	inode->i_ino = ino;
 	inode->i_blocks = 0;
-	inode->i_mtime = inode->i_atime = inode->i_ctime = current_time(inode);
+	simple_inode_init_ts(inode);
 	memset(ei->i_data, 0, sizeof(ei->i_data));
 	ei->i_flags = ext2hole_mask_flags(mode, EXT2HOLE_I(dir)->i_flags &
 					  EXT2HOLE_FL_INHERITED);

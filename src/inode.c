@@ -185,12 +185,9 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 		err = -EFSCORRUPTED;
 		goto bad;
 	}
-	inode->i_atime.tv_sec = (s32)le32_to_cpu(raw->i_atime);
-	inode->i_ctime.tv_sec = (s32)le32_to_cpu(raw->i_ctime);
-	inode->i_mtime.tv_sec = (s32)le32_to_cpu(raw->i_mtime);
-	inode->i_atime.tv_nsec = 0;
-	inode->i_ctime.tv_nsec = 0;
-	inode->i_mtime.tv_nsec = 0;
+	inode_set_atime(inode, (s32)le32_to_cpu(raw->i_atime), 0);
+	inode_set_ctime(inode, (s32)le32_to_cpu(raw->i_ctime), 0);
+	inode_set_mtime(inode, (s32)le32_to_cpu(raw->i_mtime), 0);
 	inode->i_blocks = le32_to_cpu(raw->i_blocks);
 	inode->i_generation = le32_to_cpu(raw->i_generation);
 	ei->i_flags = le32_to_cpu(raw->i_flags);
@@ -296,9 +293,9 @@ static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
 	raw->i_gid_high = cpu_to_le16(high_16_bits(gid));
 	raw->i_links_count = cpu_to_le16(inode->i_nlink);
 	raw->i_size = cpu_to_le32(inode->i_size);
-	raw->i_atime = cpu_to_le32(inode->i_atime.tv_sec);
-	raw->i_ctime = cpu_to_le32(inode->i_ctime.tv_sec);
-	raw->i_mtime = cpu_to_le32(inode->i_mtime.tv_sec);
+	raw->i_atime = cpu_to_le32(inode_get_atime_sec(inode));
+	raw->i_ctime = cpu_to_le32(inode_get_ctime_sec(inode));
+	raw->i_mtime = cpu_to_le32(inode_get_mtime_sec(inode));
 	raw->i_blocks = cpu_to_le32(inode->i_blocks);
 	raw->i_dtime = cpu_to_le32(ei->i_dtime);
 	raw->i_flags = cpu_to_le32(ei->i_flags);
@@ -803,13 +800,13 @@ out:
 	return err;
 }
 
-int ext2hole_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		     struct iattr *iattr)
 {
 	struct inode *inode = d_inode(dentry);
 	int err;
 
-	err = setattr_prepare(mnt_userns, dentry, iattr);
+	err = setattr_prepare(idmap, dentry, iattr);
 	if (err)
 		return err;
 	if ((iattr->ia_valid & ATTR_SIZE) && iattr->ia_size != inode->i_size) {
@@ -817,12 +814,12 @@ int ext2hole_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
 		if (err)
 			return err;
 	}
-	setattr_copy(mnt_userns, inode, iattr);
+	setattr_copy(idmap, inode, iattr);
 	mark_inode_dirty(inode);
 	return 0;
 }
 
-int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
+int ext2hole_getattr(struct ext2hole_idmap *idmap, const struct path *path,
 		     struct kstat *stat, u32 request_mask,
 		     unsigned int query_flags)
 {
@@ -839,7 +836,7 @@ int ext2hole_getattr(struct user_namespace *mnt_userns, const struct path *path,
 		stat->attributes |= STATX_ATTR_NODUMP;
 	stat->attributes_mask |= STATX_ATTR_APPEND | STATX_ATTR_COMPRESSED |
 				 STATX_ATTR_IMMUTABLE | STATX_ATTR_NODUMP;
-	generic_fillattr(mnt_userns, inode, stat);
+	ext2hole_fillattr(idmap, request_mask, inode, stat);
 	return 0;
 }
 

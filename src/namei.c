@@ -117,7 +117,7 @@ static int ext2hole_add_nondir(struct dentry *dentry, struct inode *inode)
 	return err;
 }
 
-static int ext2hole_create(struct user_namespace *mnt_userns, struct inode *dir,
+static int ext2hole_create(struct ext2hole_idmap *idmap, struct inode *dir,
 			   struct dentry *dentry, umode_t mode, bool excl)
 {
 	struct inode *inode;
@@ -130,7 +130,7 @@ static int ext2hole_create(struct user_namespace *mnt_userns, struct inode *dir,
 	return ext2hole_add_nondir(dentry, inode);
 }
 
-static int ext2hole_tmpfile(struct user_namespace *mnt_userns,
+static int ext2hole_tmpfile(struct ext2hole_idmap *idmap,
 			    struct inode *dir, struct file *file, umode_t mode)
 {
 	struct inode *inode;
@@ -145,7 +145,7 @@ static int ext2hole_tmpfile(struct user_namespace *mnt_userns,
 	return finish_open_simple(file, 0);
 }
 
-static int ext2hole_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+static int ext2hole_mknod(struct ext2hole_idmap *idmap, struct inode *dir,
 			  struct dentry *dentry, umode_t mode, dev_t rdev)
 {
 	struct inode *inode;
@@ -162,7 +162,7 @@ static int ext2hole_mknod(struct user_namespace *mnt_userns, struct inode *dir,
 	return ext2hole_add_nondir(dentry, inode);
 }
 
-static int ext2hole_symlink(struct user_namespace *mnt_userns,
+static int ext2hole_symlink(struct ext2hole_idmap *idmap,
 			    struct inode *dir, struct dentry *dentry,
 			    const char *symname)
 {
@@ -211,7 +211,7 @@ static int ext2hole_link(struct dentry *old_dentry, struct inode *dir,
 	if (inode->i_nlink >= EXT2HOLE_LINK_MAX)
 		return -EMLINK;
 
-	inode->i_ctime = current_time(inode);
+	inode_set_ctime_current(inode);
 	ext2hole_inc_count(inode);	/* from 0 for an O_TMPFILE file */
 	ihold(inode);
 
@@ -248,12 +248,12 @@ static int ext2hole_unlink(struct inode *dir, struct dentry *dentry)
 	if (err)
 		return err;
 
-	inode->i_ctime = dir->i_ctime;
+	inode_set_ctime_to_ts(inode, inode_get_ctime(dir));
 	ext2hole_dec_count(inode);
 	return 0;
 }
 
-static int ext2hole_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 			  struct dentry *dentry, umode_t mode)
 {
 	struct inode *inode;
@@ -392,8 +392,7 @@ static int ext2hole_exchange(struct inode *old_dir, struct dentry *old_dentry,
 			ext2hole_dec_count(new_dir);
 		}
 	}
-	old_inode->i_ctime = current_time(old_inode);
-	new_inode->i_ctime = old_inode->i_ctime;
+	inode_set_ctime_to_ts(new_inode, inode_set_ctime_current(old_inode));
 	mark_inode_dirty(old_inode);
 	mark_inode_dirty(new_inode);
 
@@ -408,7 +407,7 @@ out_old:
 	return err;
 }
 
-static int ext2hole_rename(struct user_namespace *mnt_userns,
+static int ext2hole_rename(struct ext2hole_idmap *idmap,
 			   struct inode *old_dir, struct dentry *old_dentry,
 			   struct inode *new_dir, struct dentry *new_dentry,
 			   unsigned int flags)
@@ -463,7 +462,7 @@ static int ext2hole_rename(struct user_namespace *mnt_userns,
 		ext2hole_put_dir_page(new_page);
 		if (err)
 			goto out_dir;
-		new_inode->i_ctime = current_time(new_inode);
+		inode_set_ctime_current(new_inode);
 		if (is_dir)
 			ext2hole_drop_nlink(new_inode);	/* its '.' */
 		ext2hole_dec_count(new_inode);
@@ -476,7 +475,7 @@ static int ext2hole_rename(struct user_namespace *mnt_userns,
 	}
 
 	/* Like stock ext2: a rename changes the moved inode's ctime. */
-	old_inode->i_ctime = current_time(old_inode);
+	inode_set_ctime_current(old_inode);
 	mark_inode_dirty(old_inode);
 
 	err = ext2hole_delete_entry(old_de, old_page);

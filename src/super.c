@@ -1046,8 +1046,7 @@ static int __init ext2hole_init(void)
 	/* Fast symlink targets live in i_data and are copied to user space. */
 	ext2hole_inode_cachep = kmem_cache_create_usercopy("ext2hole_inode_cache",
 				sizeof(struct ext2hole_inode_info), 0,
-				SLAB_RECLAIM_ACCOUNT | SLAB_MEM_SPREAD |
-				SLAB_ACCOUNT,
+				SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
 				offsetof(struct ext2hole_inode_info, i_data),
 				sizeof_field(struct ext2hole_inode_info, i_data),
 				ext2hole_inode_init_once);
