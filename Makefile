@@ -5,15 +5,16 @@
 #
 # KVER is the packaged kernel the module is built for and the guest boots.
 # By default it is the one Debian's linux-headers-amd64 depends on; never
-# `uname -r`: the build host does not run the target kernel.
+# `uname -r`: the build host does not run the target kernel.  KSERIES=6.1
+# or KSERIES=6.12 picks the newest packaged release of that series.
 
-KVER ?= $(shell scripts/kver.sh)
+KVER ?= $(shell KSERIES='$(KSERIES)' scripts/kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
 .PHONY: all module modules deps tests run check soak fuzz crash bench check-debug \
-	check-dkms dist deb style clean help
+	check-dkms check-matrix dist deb style clean help
 
 all: module
 
@@ -38,6 +39,11 @@ soak: module tests
 
 fuzz: module tests
 	tests/check.sh fuzz
+
+# The whole suite on the newest release of each supported series, one
+# "N passed, N failed" line per series, then the total.
+check-matrix: deps
+	scripts/check-matrix.sh
 
 # the crash suite with EXT2HOLE_CRASH_N (up to 12) more timed crashes
 crash: module tests
@@ -75,6 +81,8 @@ help:
 	@echo "make            build ext2hole.ko for KVER=$(KVER)"
 	@echo "make run        build, boot the packaged kernel in QEMU, show the guarantees"
 	@echo "make check      the whole test suite; ends with 'N passed, N failed'"
+	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"
+	@echo "make check-matrix  the suite on 6.1 and on 6.12, a line per series and a total"
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"

@@ -3,11 +3,12 @@
 #
 # debug-kernel.sh - build (or locate) the KASAN/lockdep/kmemleak debug kernel.
 #
-# The kernel comes from the packaged linux-source-6.1 tarball, configured with
+# The kernel comes from the packaged linux-source-SERIES tarball of KVER's
+# version (SERIES 6.1 or 6.12, scripts/kernel-lib.sh), configured with
 # `make tinyconfig` + scripts/debug.config (merge_config.sh), and is cached
 # outside the repo in /var/cache/ext2hole/debug/<srcver>-<confighash>/:
 #
-#   linux-source-6.1/   the configured, built tree (build external modules here)
+#   linux-source-SERIES/  the configured, built tree (build external modules here)
 #   bzImage             copy of arch/x86/boot/bzImage
 #   release             `make kernelrelease`
 #   modroot/            modules_install root (EXT2HOLE_MODDIR); no modules, all =y
@@ -21,7 +22,10 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=${EXT2HOLE_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
+# shellcheck source=scripts/kernel-lib.sh
+source "$TOP/scripts/kernel-lib.sh"
+KVER=$("$TOP/scripts/kver.sh")
+SERIES=$(kseries "$KVER")
 CACHE=${EXT2HOLE_DEBUG_CACHE:-/var/cache/ext2hole/debug}
 FRAG=$TOP/scripts/debug.config
 JOBS=${EXT2HOLE_JOBS:-2}
@@ -35,11 +39,16 @@ case "${1:-}" in
 *) echo "usage: $0 [--print|--force]" >&2; exit 2 ;;
 esac
 
-srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || true)
-[ -n "$srcver" ] || srcver=$(stat -c %Y "$TARBALL")
+if [ -n "${EXT2HOLE_LINUX_SOURCE:-}" ]; then
+	TARBALL=$EXT2HOLE_LINUX_SOURCE
+	srcver=$(stat -c %Y "$TARBALL")
+else
+	srcver=$(kpkgver "$KVER")
+	TARBALL=
+fi
 hash=$( { echo "base=$BASE"; cat "$FRAG"; } | sha256sum | cut -c1-12)
 DIR=$CACHE/$srcver-$hash
-TREE=$DIR/linux-source-6.1
+TREE=$DIR/linux-source-$SERIES
 
 print_vars() {
 	echo "DIR=$DIR"
@@ -73,6 +82,7 @@ fi
 mkdir -p "$DIR"
 start=$(date +%s)
 if [ ! -f "$TREE/.ext2hole-extracted" ]; then
+	[ -n "$TARBALL" ] || TARBALL=$(ksource "$KVER")
 	echo "extracting $TARBALL -> $DIR" >&2
 	rm -rf "$TREE"
 	nice -n 19 tar -xJf "$TARBALL" -C "$DIR"

@@ -5,6 +5,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-lib.sh
+source "$here/kernel-lib.sh"
 
 kver=$("$here/kver.sh" 2>/dev/null || true)
 if [ -z "$kver" ]; then
@@ -18,7 +20,10 @@ if [ -z "$kver" ]; then
 	fi
 fi
 
-pkgs=(make gcc libc6-dev "linux-headers-$kver" linux-source-6.1
+# The 6.12 headers depend on their linux-image package, so installing them
+# also puts that kernel in the host's /boot (the host never boots it here).
+series=$(kseries "$kver")
+pkgs=(make gcc libc6-dev "linux-headers-$kver" "linux-source-$series"
       qemu-system-x86 busybox-static e2fsprogs dmsetup kmod cpio xz-utils gzip
       ${EXT2HOLE_EXTRA_PKGS:-})
 missing=()

@@ -39,8 +39,14 @@ add_module() {
 		add_module "$dep"
 	done
 	mkdir -p "$stage/lib/modules/$kver/$(dirname "$path")"
-	cp "$mods/$path" "$stage/lib/modules/$kver/$path"
-	echo "$path" >>"$stage/etc/modules.load"
+	case $path in
+	*.ko.xz)	# 6.12's modules: unpacked, busybox insmod wants plain ELF
+		xz -dc "$mods/$path" >"$stage/lib/modules/$kver/${path%.xz}"
+		echo "${path%.xz}" >>"$stage/etc/modules.load" ;;
+	*)
+		cp "$mods/$path" "$stage/lib/modules/$kver/$path"
+		echo "$path" >>"$stage/etc/modules.load" ;;
+	esac
 }
 if [ -f "$mods/modules.dep" ]; then
 	while read -r name; do

@@ -7,14 +7,20 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 EXT2HOLE_EXTRA_PKGS=sparse scripts/deps.sh
+# shellcheck source=scripts/kernel-lib.sh
+source scripts/kernel-lib.sh
 kver=$(scripts/kver.sh)
 kdir=${KDIR:-/usr/src/linux-headers-$kver}
+series=$(kseries "$kver")
+# checkpatch from the source of KVER's series (6.1's cache keeps its old name)
 cache=${EXT2HOLE_CACHE:-/var/cache/ext2hole}/checkpatch
+[ "$series" = 6.1 ] || cache=$cache-$series
 if [ ! -x "$cache/scripts/checkpatch.pl" ]; then
 	mkdir -p "$cache"
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$cache" --strip-components=1 \
-		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
+	tar -xJf "$(ksource "$kver")" -C "$cache" --strip-components=1 \
+		"linux-source-$series/scripts/checkpatch.pl" \
+		"linux-source-$series/scripts/spelling.txt" \
+		"linux-source-$series/scripts/const_structs.checkpatch"
 fi
 bad=0
 echo "== checkpatch"
