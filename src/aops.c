@@ -76,7 +76,7 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
  */
 static int ext2hole_write_begin(struct file *file,
 				struct address_space *mapping, loff_t pos,
-				unsigned int len, struct page **pagep,
+				unsigned int len, EXT2HOLE_WB_PAGE **pagep,
 				void **fsdata)
 {
 	struct inode *inode = mapping->host;
@@ -139,7 +139,7 @@ out_eof:
  */
 static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 			      loff_t pos, unsigned int len, unsigned int copied,
-			      struct page *page, void *fsdata)
+			      EXT2HOLE_WB_PAGE *page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
 	struct page *eof_page = fsdata;
@@ -229,5 +229,5 @@ const struct address_space_operations ext2hole_aops = {
 	.direct_IO		= ext2hole_direct_IO,
 	.migrate_folio		= buffer_migrate_folio,
 	.is_partially_uptodate	= block_is_partially_uptodate,
-	.error_remove_page	= generic_error_remove_page,
+	EXT2HOLE_AOPS_ERROR_REMOVE,
 };

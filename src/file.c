@@ -90,7 +90,7 @@ const struct file_operations ext2hole_file_operations = {
 	.mmap		= ext2hole_file_mmap,
 	.open		= generic_file_open,
 	.fsync		= ext2hole_fsync,
-	.splice_read	= generic_file_splice_read,
+	.splice_read	= ext2hole_splice_read,
 	.splice_write	= iter_file_splice_write,
 };
 

@@ -87,7 +87,7 @@ int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 		unsigned int bstart;
 
 		if (!page_has_buffers(page))
-			create_empty_buffers(page, bsize, 0);
+			ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
 		bh = page_buffers(page);
 		for (bstart = bsize; bstart <= offset; bstart += bsize)
 			bh = bh->b_this_page;
@@ -285,13 +285,14 @@ vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	}
 
 	end = min_t(loff_t, size - page_offset(page), PAGE_SIZE);
-	err = __block_write_begin(page, 0, end, get_block);
+	err = __block_write_begin(ext2hole_folio_wb(page_folio(page)), 0, end,
+				  get_block);
 	if (!err)
-		err = block_commit_write(page, 0, end);
+		block_commit_write(page, 0, end);	/* void from 6.12 */
 	if (err) {
 		unlock_page(page);
 		ext2hole_count_mkwrite_error(st, err);
-		ret = block_page_mkwrite_return(err);
+		ret = vmf_fs_error(err);
 		goto out;
 	}
 	set_page_dirty(page);
@@ -331,7 +332,8 @@ vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf)
 	}
 
 	if (!page_has_buffers(page))
-		create_empty_buffers(page, i_blocksize(inode), 0);
+		ext2hole_create_empty_buffers(page_folio(page),
+					      i_blocksize(inode), 0);
 	head = page_buffers(page);
 	bh = head;
 	off = page_offset(page);
@@ -434,7 +436,7 @@ static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 		clear_buffer_write_io_error(bh);
 	bio = bio_alloc(bh->b_bdev, 1, opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = bh->b_blocknr * (bh->b_size >> 9);
-	bio_add_page(bio, bounce, bh->b_size, 0);
+	__bio_add_page(bio, bounce, bh->b_size, 0);	/* a fresh 1-vec bio */
 	bio->bi_end_io = ext2hole_eof_end_io;
 	bio->bi_private = bh;
 	submit_bio(bio);
@@ -494,8 +496,8 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 		 * and write_begin attach them.  Treat its part inside i_size
 		 * as delayed, as the seed's ext2 fallback does.
 		 */
-		create_empty_buffers(page, bsize,
-				     BIT(BH_Dirty) | BIT(BH_Uptodate));
+		ext2hole_create_empty_buffers(page_folio(page), bsize,
+					      BIT(BH_Dirty) | BIT(BH_Uptodate));
 		bh = head = page_buffers(page);
 		off = page_offset(page);
 		do {
@@ -603,12 +605,13 @@ struct ext2hole_wb_ctx {
 	get_block_t *get_block;
 };
 
-static int ext2hole_writepage_cb(struct page *page,
+static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
 				 struct writeback_control *wbc, void *data)
 {
 	struct ext2hole_wb_ctx *ctx = data;
 
-	return ext2hole_write_full_page(page, ctx->get_block, wbc);
+	return ext2hole_write_full_page(&ext2hole_wcp_folio(page)->page,
+					ctx->get_block, wbc);
 }
 
 /**

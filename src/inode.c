@@ -577,7 +577,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 			sync_dirty_buffer(chain[level]);
 	}
 	inode->i_blocks += (blkcnt_t)n * ext2hole_sectors(sb);
-	inode->i_ctime = current_time(inode);
+	inode_set_ctime_current(inode);
 	ei->i_last_alloc = newb[n - 1];
 	ei->i_last_logical = iblock;
 	mark_inode_dirty(inode);
@@ -790,7 +790,7 @@ int ext2hole_setsize(struct inode *inode, loff_t newsize)
 		truncate_pagecache(inode, newsize);
 		ext2hole_truncate_blocks(inode, newsize);
 	}
-	inode->i_mtime = inode->i_ctime = current_time(inode);
+	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 	if (IS_SYNC(inode))
 		err = ext2hole_sync_inode(inode);
 	else
