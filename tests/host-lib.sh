@@ -36,3 +36,14 @@ kernel_splats() {
 console_kernel_lines() {
 	tr -d '\r\0' <"$1" | grep -aE '^\[ *[0-9]+\.[0-9]+\]' || true
 }
+
+# early_guest_death LOG: true when the guest kernel panicked before /init
+# began the suite and before ext2hole.ko was loaded (no module list of the
+# report names it), i.e. nothing of the project had run yet.
+early_guest_death() {
+	local text
+	text=$(tr -d '\r\0' <"$1")
+	grep -aq '^EXT2HOLE-SUITE-BEGIN ' <<<"$text" && return 1
+	grep -aq 'Kernel panic' <<<"$text" || return 1
+	! grep -a 'Modules linked in:' <<<"$text" | grep -q 'ext2hole'
+}
