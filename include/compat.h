@@ -9,12 +9,13 @@
  * feature names the mainline release that made the change; the code is
  * written against the newer API and this header supplies it on 6.1.
  * Differences that both kernels accept in one spelling are not features:
- * the code uses that spelling (no PG_error, gone in 6.12; no f_version,
- * gone in 6.12; no SLAB_MEM_SPREAD, gone in 6.9; __bio_add_page(), as
- * bio_add_page() is __must_check from 6.5; block_commit_write()'s result
- * unused, void in 6.12; generic_file_fsync(), which 6.12 still has and
- * which still syncs the mapping's buffers, where ext2 moved to 6.5's
- * generic_buffers_fsync()).
+ * the code uses that spelling.  Gone by 6.12: PG_error (dir.c rechecks a
+ * corrupt page instead), file->f_version (it was never read),
+ * SLAB_MEM_SPREAD (a no-op with SLUB).  __bio_add_page(), as bio_add_page()
+ * is __must_check from 6.5; block_commit_write()'s result is not used (void
+ * in 6.12); generic_file_fsync(), which 6.12 still has and which still
+ * syncs the mapping's buffers (ext2 moved to 6.5's generic_buffers_fsync,
+ * the same without i_rwsem).  ->writepage: see EXT2HOLE_HAVE_AOPS_WRITEPAGE.
  */
 #ifndef _EXT2HOLE_COMPAT_H
 #define _EXT2HOLE_COMPAT_H
@@ -25,14 +26,16 @@
 #include <linux/pagemap.h>
 #include <linux/buffer_head.h>
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0) && \
-	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)) || \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+/* The one place the version is read (checkpatch: both sides are constant). */
+#define EXT2HOLE_SINCE(a, b, c)	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c))
+
+#if !EXT2HOLE_SINCE(6, 1, 0) || \
+	(EXT2HOLE_SINCE(6, 2, 0) && !EXT2HOLE_SINCE(6, 12, 0)) || \
+	EXT2HOLE_SINCE(6, 13, 0)
 #error "ext2hole supports Linux 6.1 and 6.12 (Debian 12's packaged series) only"
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if EXT2HOLE_SINCE(6, 3, 0)
 /* 6.3 API change: inode operations and setattr/fillattr take a mnt_idmap. */
 #define EXT2HOLE_HAVE_MNT_IDMAP			1
 /* 6.3 API change: write_cache_pages() callbacks take a folio. */
@@ -41,38 +44,37 @@
 #define EXT2HOLE_HAVE_FILEMAP_GET_FOLIO_ERR_PTR	1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#if EXT2HOLE_SINCE(6, 5, 0)
 /* 6.5 API change: generic_file_splice_read() gave way to filemap_splice_read(). */
 #define EXT2HOLE_HAVE_FILEMAP_SPLICE_READ	1
 /* 6.5 API change: block_page_mkwrite_return() gave way to vmf_fs_error(). */
 #define EXT2HOLE_HAVE_VMF_FS_ERROR		1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0) || \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 64) && \
-	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0))
+#if EXT2HOLE_SINCE(6, 6, 0) || \
+	(EXT2HOLE_SINCE(6, 1, 64) && !EXT2HOLE_SINCE(6, 2, 0))
 /* 6.6 API change (in 6.1.64 too): ctime only through inode_*_ctime*(). */
 #define EXT2HOLE_HAVE_CTIME_ACCESSORS		1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if EXT2HOLE_SINCE(6, 6, 0)
 /* 6.6 API change: generic_fillattr() takes the statx request mask. */
 #define EXT2HOLE_HAVE_FILLATTR_REQUEST_MASK	1
 /* 6.6 API change: create_empty_buffers() takes a folio, returns the head. */
 #define EXT2HOLE_HAVE_FOLIO_CREATE_EMPTY_BUFFERS	1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#if EXT2HOLE_SINCE(6, 7, 0)
 /* 6.7 API change: atime/mtime only through inode_*_atime*()/_mtime*(). */
 #define EXT2HOLE_HAVE_INODE_TIME_ACCESSORS	1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#if EXT2HOLE_SINCE(6, 8, 0)
 /* 6.8 API change: ->error_remove_page became ->error_remove_folio. */
 #define EXT2HOLE_HAVE_ERROR_REMOVE_FOLIO	1
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if EXT2HOLE_SINCE(6, 12, 0)
 /* 6.12 API change: write_begin/write_end and block_write_* take folios. */
 #define EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN		1
 #endif
