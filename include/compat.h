@@ -13,9 +13,10 @@
  * corrupt page instead), file->f_version (it was never read),
  * SLAB_MEM_SPREAD (a no-op with SLUB).  __bio_add_page(), as bio_add_page()
  * is __must_check from 6.5; block_commit_write()'s result is not used (void
- * in 6.12); generic_file_fsync(), which 6.12 still has and which still
- * syncs the mapping's buffers (ext2 moved to 6.5's generic_buffers_fsync,
- * the same without i_rwsem).  ->writepage: see EXT2HOLE_HAVE_AOPS_WRITEPAGE.
+ * in 6.12); directories' generic_file_fsync(), which 6.12 still has and
+ * which still syncs the mapping's buffers (regular files have their own
+ * fsync, without i_rwsem, like 6.5's generic_buffers_fsync).
+ * ->writepage: see EXT2HOLE_HAVE_AOPS_WRITEPAGE.
  */
 #ifndef _EXT2HOLE_COMPAT_H
 #define _EXT2HOLE_COMPAT_H
@@ -199,16 +200,18 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
  * EXT2HOLE_WB_PAGE is what write_begin hands back and write_end takes, and
  * what block_write_begin(), __block_write_begin(), block_write_end() and
  * generic_write_end() use: a folio from 6.12, a page before.  The module
- * keeps order-0 folios, so the two name the same memory.
+ * keeps order-0 folios (it never sets mapping_set_large_folios()), so the
+ * two name the same memory: ext2hole_wb_page() gives the page of one,
+ * ext2hole_page_wb() the one of a page.
  */
 #ifdef EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN
 #define EXT2HOLE_WB_PAGE		struct folio
-#define ext2hole_wb_folio(p)		(p)
-#define ext2hole_folio_wb(f)		(f)
+#define ext2hole_wb_page(p)		(&(p)->page)
+#define ext2hole_page_wb(pg)		page_folio(pg)
 #else
 #define EXT2HOLE_WB_PAGE		struct page
-#define ext2hole_wb_folio(p)		page_folio(p)
-#define ext2hole_folio_wb(f)		(&(f)->page)
+#define ext2hole_wb_page(p)		(p)
+#define ext2hole_page_wb(pg)		(pg)
 #endif
 
 /* Attach empty buffers to @folio (which has none); returns the head. */
@@ -246,10 +249,10 @@ static inline struct folio *ext2hole_grab_folio(struct address_space *mapping,
 /* write_cache_pages() callback argument: a folio from 6.3, a page before. */
 #ifdef EXT2HOLE_HAVE_FOLIO_WRITEPAGE_T
 #define EXT2HOLE_WCP_PAGE		struct folio
-#define ext2hole_wcp_folio(p)		(p)
+#define ext2hole_wcp_page(p)		(&(p)->page)
 #else
 #define EXT2HOLE_WCP_PAGE		struct page
-#define ext2hole_wcp_folio(p)		page_folio(p)
+#define ext2hole_wcp_page(p)		(p)
 #endif
 
 #ifndef EXT2HOLE_HAVE_VMF_FS_ERROR

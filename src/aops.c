@@ -111,10 +111,11 @@ static int ext2hole_write_begin(struct file *file,
 		if (err)
 			goto out_page;
 	}
-	err = __block_write_begin(page, pos, len, ext2hole_get_block);
+	err = __block_write_begin(ext2hole_page_wb(page), pos, len,
+				  ext2hole_get_block);
 	if (err)
 		goto out_page;
-	*pagep = page;
+	*pagep = ext2hole_page_wb(page);
 	*fsdata = eof_page;
 	return 0;
 
@@ -139,14 +140,15 @@ out_eof:
  */
 static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 			      loff_t pos, unsigned int len, unsigned int copied,
-			      EXT2HOLE_WB_PAGE *page, void *fsdata)
+			      EXT2HOLE_WB_PAGE *wb_page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
+	struct page *page = ext2hole_wb_page(wb_page);
 	struct page *eof_page = fsdata;
 	bool grown = false;
 	int ret;
 
-	ret = block_write_end(file, mapping, pos, len, copied, page, fsdata);
+	ret = block_write_end(file, mapping, pos, len, copied, wb_page, fsdata);
 	if (pos + ret > inode->i_size) {
 		i_size_write(inode, pos + ret);
 		grown = true;

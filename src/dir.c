@@ -236,7 +236,7 @@ static struct page *ext2hole_get_dir_page(struct inode *dir, unsigned long n)
 static int ext2hole_prepare_chunk(struct page *page, loff_t pos,
 				  unsigned int len)
 {
-	return __block_write_begin(ext2hole_folio_wb(page_folio(page)), pos, len,
+	return __block_write_begin(ext2hole_page_wb(page), pos, len,
 				   ext2hole_get_block);
 }
 
@@ -255,7 +255,7 @@ static int ext2hole_commit_chunk(struct page *page, loff_t pos,
 
 	inode_inc_iversion(dir);
 	block_write_end(NULL, mapping, pos, len, len,
-			ext2hole_folio_wb(page_folio(page)), NULL);
+			ext2hole_page_wb(page), NULL);
 	if (pos + len > dir->i_size) {
 		i_size_write(dir, pos + len);
 		mark_inode_dirty(dir);

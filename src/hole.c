@@ -285,7 +285,7 @@ vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	}
 
 	end = min_t(loff_t, size - page_offset(page), PAGE_SIZE);
-	err = __block_write_begin(ext2hole_folio_wb(page_folio(page)), 0, end,
+	err = __block_write_begin(ext2hole_page_wb(page), 0, end,
 				  get_block);
 	if (!err)
 		block_commit_write(page, 0, end);	/* void from 6.12 */
@@ -610,7 +610,7 @@ static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
 {
 	struct ext2hole_wb_ctx *ctx = data;
 
-	return ext2hole_write_full_page(&ext2hole_wcp_folio(page)->page,
+	return ext2hole_write_full_page(ext2hole_wcp_page(page),
 					ctx->get_block, wbc);
 }
 
