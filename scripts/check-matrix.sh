@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check-matrix: the whole suite (make check) on the newest packaged
-# release of each supported series, one after the other, each with its own
-# results directory (results/matrix/<series>/).  Prints one line per
-# series and then the total, the last line "N passed, N failed".
+# make check-matrix: for the newest packaged release of each supported
+# series, one after the other: a W=1 build of the module against its
+# headers (any warning is a failure), then the whole suite (make check)
+# with its own results directory (results/matrix/<series>/).  Prints one
+# line per series and then the total, the last line "N passed, N failed".
 #   usage: scripts/check-matrix.sh [SERIES...]     (default: 6.1 6.12)
 set -euo pipefail
 
@@ -24,6 +25,22 @@ for s in "${series[@]}"; do
 	log=$BUILD/matrix-$s.log
 	echo "=== check-matrix: $s ($kver), log $log"
 	t0=$(date +%s)
+	KVER=$kver scripts/deps.sh
+	wdir=$BUILD/matrix-w1-$s
+	rm -rf "$wdir"
+	mkdir -p "$wdir/src" "$wdir/include"
+	cp Kbuild "$wdir/"
+	cp src/*.c "$wdir/src/"
+	cp include/*.h "$wdir/include/"
+	w1=$(make -s -C "/usr/src/linux-headers-$kver" M="$wdir" W=1 modules 2>&1 |
+		grep -v 'Skipping BTF' | grep -E 'warning|error' || true)
+	if [ -n "$w1" ]; then
+		echo "$w1"
+		lines+=("$s ($kver): W=1 build: $(echo "$w1" | wc -l) warnings/errors")
+		tf=$((tf + 1))
+	else
+		lines+=("$s ($kver): W=1 build clean")
+	fi
 	rc=0
 	# KDIR and KVER on the command line: an outer make exports its own.
 	EXT2HOLE_RESULTS=$TOP/results/matrix/$s EXT2HOLE_RUN_ID=matrix-$s \
