@@ -13,31 +13,36 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all module modules deps tests run check soak fuzz crash bench check-debug \
+.PHONY: all module modules deps deps-build tests run check soak fuzz crash bench check-debug \
 	check-dkms check-matrix dist deb style clean help
 
 all: module
 
+# Packages: deps-build for the module and test programs (compiler,
+# headers), deps for everything the guests need as well.
 deps:
-	scripts/deps.sh
+	scripts/deps.sh all
 
-module modules: deps
+deps-build:
+	scripts/deps.sh build
+
+module modules: deps-build
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # Static test programs that run inside the guest.
-tests: deps
+tests: deps-build
 	$(MAKE) -C tests BUILD=$(BUILD)
 
-run: module tests
+run: deps module tests
 	scripts/demo.sh
 
-check: module tests
+check: deps module tests
 	tests/check.sh
 
-soak: module tests
+soak: deps module tests
 	EXT2HOLE_SOAK=1 tests/check.sh fsx stress
 
-fuzz: module tests
+fuzz: deps module tests
 	tests/check.sh fuzz
 
 # The whole suite on the newest release of each supported series, one
@@ -46,7 +51,7 @@ check-matrix: deps
 	scripts/check-matrix.sh
 
 # the crash suite with EXT2HOLE_CRASH_N (up to 12) more timed crashes
-crash: module tests
+crash: deps module tests
 	EXT2HOLE_CRASH_N=$${EXT2HOLE_CRASH_N:-12} tests/check.sh crash
 
 # The suites on a KASAN/lockdep/kmemleak kernel built from linux-source
@@ -54,8 +59,11 @@ crash: module tests
 check-debug: deps
 	scripts/check-debug.sh $(SUITES)
 
-bench: module tests
-	scripts/bench.sh
+# The benchmark harness belongs to the performance issue; until it lands
+# the target says so instead of failing on a missing script.
+bench:
+	@if [ -x scripts/bench.sh ]; then $(MAKE) deps module tests && scripts/bench.sh; \
+	else echo "make bench: not available yet (no scripts/bench.sh; see README, Status)"; exit 2; fi
 
 # Packaging (scripts/dist.sh, deb.sh, check-dkms.sh): the tarball, the
 # ext2hole-dkms .deb, and the .deb installed with DKMS in a throwaway
@@ -66,7 +74,7 @@ dist:
 deb:
 	scripts/deb.sh
 
-check-dkms:
+check-dkms: deps
 	scripts/check-dkms.sh
 
 style:
@@ -86,7 +94,7 @@ help:
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"
-	@echo "make bench      benchmarks"
+	@echo "make bench      benchmarks (not available yet: says so)"
 	@echo "make check-debug  the suite on a KASAN/lockdep kernel built from linux-source"
 	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"
 	@echo "make dist / deb   source tarball / ext2hole-dkms .deb"

@@ -19,7 +19,9 @@ rc=0
 tests/run-suite.sh demo "$initrd" >"$out" 2>&1 || rc=$?
 sed -n 's/^INFO //p' "$out"
 echo
-grep -E '^(FAIL|PASS): ' "$out" | grep -c '^PASS' | sed 's/$/ checks passed/'
+# grep -c exits 1 when it counts nothing: that is the case to report
+npass=$(grep -c '^PASS: ' "$out" || true)
+echo "$npass checks passed"
 if grep -q '^FAIL: ' "$out"; then
 	grep '^FAIL: ' "$out"
 	echo "demo: some checks failed; console log: results/demo.log" >&2

@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what building and testing ext2hole needs, when it is missing.
 # Runs as root on Debian 12 (apt-get); as another user it only reports.
+#   deps.sh build   compiler and the packaged headers: the module and the
+#                   static test programs (plain `make`)
+#   deps.sh [all]   that, and what the guest needs: QEMU, busybox-static,
+#                   e2fsprogs, the kernel source for the ext2stock baseline
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,9 +27,13 @@ fi
 # The 6.12 headers depend on their linux-image package, so installing them
 # also puts that kernel in the host's /boot (the host never boots it here).
 series=$(kseries "$kver")
-pkgs=(make gcc libc6-dev "linux-headers-$kver" "linux-source-$series"
-      qemu-system-x86 busybox-static e2fsprogs dmsetup kmod cpio xz-utils gzip
-      ${EXT2HOLE_EXTRA_PKGS:-})
+pkgs=(make gcc libc6-dev "linux-headers-$kver")
+if [ "${1:-all}" != build ]; then
+	pkgs+=("linux-source-$series" qemu-system-x86 busybox-static e2fsprogs
+	       dmsetup kmod cpio xz-utils gzip)
+fi
+# shellcheck disable=SC2206  # a list of package names
+pkgs+=(${EXT2HOLE_EXTRA_PKGS:-})
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
@@ -37,7 +45,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: missing packages (run as root to install): ${missing[*]}" >&2
 	exit 1
 fi
-echo "deps.sh: installing ${missing[*]}"
+echo "deps.sh: installing ${missing[*]} (apt-get; this can take a few minutes)"
 export DEBIAN_FRONTEND=noninteractive
 if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
 	apt-get update -q >/dev/null

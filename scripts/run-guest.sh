@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the packaged kernel in QEMU (TCG) with a hard timeout.
+# Boot the packaged kernel in QEMU (KVM if a probe finds it working, else
+# TCG) with a hard timeout.
 #   usage: run-guest.sh -i INITRD -l LOG [-t SECONDS] [-a APPEND] [-d DISK]...
 # Disks attach as virtio drives in order (vda, vdb, ...).  The console goes
 # to LOG.  Exit status: QEMU's, or 124 when the timeout killed the guest.
 # Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP,
-# EXT2HOLE_APPEND (extra kernel command-line words for every boot).
+# EXT2HOLE_APPEND (extra kernel command-line words for every boot),
+# EXT2HOLE_ACCEL (kvm or tcg; by default a probe looks for a working KVM).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +32,32 @@ else
 	kernel=$("$top/scripts/fetch-kernel.sh")/boot/vmlinuz-$kver
 fi
 
-args=(-accel tcg -cpu max -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HOLE_SMP:-2}"
+# KVM when it works: EXT2HOLE_ACCEL=kvm|tcg decides; by default a probe
+# boots the kernel without a root under KVM with a short timeout (nested
+# KVM can hang) and the answer is kept for this boot of the host.
+accel=${EXT2HOLE_ACCEL:-auto}
+if [ "$accel" = auto ]; then
+	accel=tcg
+	probe=/run/ext2hole-kvm-probe
+	if [ -f "$probe" ]; then
+		accel=$(cat "$probe")
+	elif [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		out=$(timeout -k 2 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 \
+			-display none -monitor none -serial stdio -no-reboot \
+			-kernel "$kernel" -append "console=ttyS0 panic=-1" </dev/null 2>&1 || true)
+		if echo "$out" | grep -q 'Kernel panic'; then
+			accel=kvm
+		fi
+		echo "$accel" >"$probe" 2>/dev/null || true
+	fi
+fi
+case $accel in
+kvm) cpu=host ;;
+tcg) cpu=max ;;
+*) echo "run-guest.sh: EXT2HOLE_ACCEL must be kvm or tcg" >&2; exit 2 ;;
+esac
+
+args=(-accel "$accel" -cpu "$cpu" -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HOLE_SMP:-2}"
       -display none -monitor none -serial stdio -no-reboot
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 loglevel=5 ${EXT2HOLE_APPEND:-} $append")
