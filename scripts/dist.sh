@@ -4,7 +4,7 @@
 # make dist: build/ext2hole-<version>.tar.gz, the source tarball that
 # DKMS and the .deb are made from.  It holds what a module build needs
 # (Kbuild, Makefile, src/, include/, dkms.conf) plus LICENSE, README.md,
-# docs/dkms.md and debian/; never build outputs or tests.
+# docs/dkms.md, docs/ext2hole.5 and debian/; never build outputs or tests.
 #
 # Files come from the working tree; inside git only tracked or untracked
 # but not ignored files are taken, so kbuild droppings never leak in.
@@ -28,12 +28,13 @@ cversion=$(sed -n '1s/^ext2hole (\([^)]*\)).*/\1/p' debian/changelog)
 [ "$version" = "$cversion" ] ||
 	die "dkms.conf PACKAGE_VERSION=$version but debian/changelog says $cversion"
 
-paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs/dkms.md)
+paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs/dkms.md docs/ext2hole.5)
 [ -e README.md ] && paths+=(README.md) || echo "dist.sh: warning: no README.md" >&2
 for p in Kbuild Makefile dkms.conf LICENSE src include debian; do
 	[ -e "$p" ] || die "missing $p"
 done
 [ -e docs/dkms.md ] || die "missing docs/dkms.md"
+[ -e docs/ext2hole.5 ] || die "missing docs/ext2hole.5"
 
 name=ext2hole-$version
 stage=$BUILD/dist/$name
