@@ -93,9 +93,11 @@
 #ifdef EXT2HOLE_HAVE_MNT_IDMAP
 #define ext2hole_idmap			mnt_idmap
 #define EXT2HOLE_NOP_IDMAP		(&nop_mnt_idmap)
+#define ext2hole_file_idmap(file)	file_mnt_idmap(file)
 #else
 #define ext2hole_idmap			user_namespace
 #define EXT2HOLE_NOP_IDMAP		(&init_user_ns)
+#define ext2hole_file_idmap(file)	file_mnt_user_ns(file)
 #endif
 
 static inline void ext2hole_fillattr(struct ext2hole_idmap *idmap,

@@ -239,6 +239,14 @@ extern const struct inode_operations ext2hole_fast_symlink_inode_operations;
 extern const struct file_operations ext2hole_file_operations;
 extern const struct inode_operations ext2hole_file_inode_operations;
 
+/* attr.c */
+int ext2hole_fileattr_get(struct dentry *dentry, struct fileattr *fa);
+int ext2hole_fileattr_set(struct ext2hole_idmap *idmap,
+			  struct dentry *dentry, struct fileattr *fa);
+long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg);
+
 /* extent.c */
 int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,
 		    u64 start, u64 len);

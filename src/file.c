@@ -92,10 +92,16 @@ const struct file_operations ext2hole_file_operations = {
 	.fsync		= ext2hole_fsync,
 	.splice_read	= ext2hole_splice_read,
 	.splice_write	= iter_file_splice_write,
+	.unlocked_ioctl	= ext2hole_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= ext2hole_compat_ioctl,
+#endif
 };
 
 const struct inode_operations ext2hole_file_inode_operations = {
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
 	.fiemap		= ext2hole_fiemap,
+	.fileattr_get	= ext2hole_fileattr_get,
+	.fileattr_set	= ext2hole_fileattr_set,
 };

@@ -510,6 +510,8 @@ const struct inode_operations ext2hole_dir_inode_operations = {
 	.tmpfile	= ext2hole_tmpfile,
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
+	.fileattr_get	= ext2hole_fileattr_get,
+	.fileattr_set	= ext2hole_fileattr_set,
 };
 
 const struct inode_operations ext2hole_special_inode_operations = {
