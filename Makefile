@@ -14,7 +14,8 @@ BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
 .PHONY: all module modules deps deps-build tests run check soak fuzz crash bench check-debug \
-	check-dkms check-matrix dist deb style clean help
+	check-dkms check-matrix dist deb style clean help \
+	fstests fstests-full fstests-ci
 
 all: module
 
@@ -59,6 +60,20 @@ crash: deps module tests
 check-debug: deps
 	scripts/check-debug.sh $(SUITES)
 
+# fstests (scripts/fstests.sh) in the guest on ext2hole (mkwrite=alloc and
+# noalloc) and the ext4 driver: the curated default selection, any named
+# set (FSTESTS="generic/113 generic/363"), the whole auto group, or the
+# bounded CI subset.  FSTESTS_LANES="alloc" picks lanes.
+FSTESTS_LANES ?= alloc noalloc ext4
+fstests: deps module
+	scripts/fstests.sh -l "$(FSTESTS_LANES)" $(FSTESTS)
+
+fstests-full: deps module
+	scripts/fstests.sh -s full -l "$(FSTESTS_LANES)"
+
+fstests-ci: deps module
+	scripts/fstests.sh -s ci -l "$${FSTESTS_CI_LANES:-alloc noalloc}"
+
 # The benchmark harness belongs to the performance issue; until it lands
 # the target says so instead of failing on a missing script.
 bench:
@@ -99,3 +114,6 @@ help:
 	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"
 	@echo "make dist / deb   source tarball / ext2hole-dkms .deb"
 	@echo "make style      checkpatch, W=1, sparse"
+	@echo "make fstests    fstests in the guest: ext2hole (alloc, noalloc) and the ext4 driver"
+	@echo "                (FSTESTS=\"generic/113 ...\" runs a named set, FSTESTS_LANES=alloc)"
+	@echo "make fstests-full  fstests' whole auto group (hours); make fstests-ci: the CI subset"

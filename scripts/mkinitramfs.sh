@@ -84,6 +84,8 @@ done
 
 cp "$build"/tests/bin/* "$stage/tests/bin/" 2>/dev/null || true
 cp "$top"/tests/suites/*.guest "$stage/tests/suites/" 2>/dev/null || true
+# The fstests lane's guest side (scripts/fstests.sh), run as suite "fstests".
+cp "$top"/tests/fstests/*.guest "$stage/tests/suites/" 2>/dev/null || true
 cp "$top/tests/lib.sh" "$stage/tests/lib.sh"
 
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"

@@ -1,0 +1,292 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make fstests / fstests-full / fstests-ci: the public fstests suite in
+# QEMU guests booted from the packaged kernel, one lane per driver setup:
+#
+#   alloc    ext2hole, -o mkwrite=alloc (the default policy)
+#   noalloc  ext2hole, -o mkwrite=noalloc
+#   ext4     the ext4 driver mounting the same kind of image (-t ext2): the reference
+#
+# TEST (/dev/vdb) and SCRATCH (/dev/vdc) are 1 KiB-block ext2 (mke2fs -t ext2
+# -b 1024); fstests runs with FSTYP=ext2 and, in the ext2hole lanes, mount(8)
+# hands every ext2 mount to /sbin/mount.ext2 (tests/fstests/mount.ext2), which
+# mounts it as ext2hole.  Each lane proves it: every TEST/SCRATCH mount in the
+# helper's log says ext2hole in /proc/mounts and the kernel log has no ext4
+# mount of vdb/vdc (the ext4 lane: the reverse).
+#
+#   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [TEST...]
+#
+# Named tests run as given (no expunge list); a selection (-s, default
+# "default") is tests/fstests/<selection> minus tests/fstests/expunge ("full"
+# is fstests' whole auto group for ext2).  A test still running after
+# EXT2HOLE_FSTESTS_TEST_TIMEOUT seconds (default 900) or 60 s after a
+# hung-task report is a failure: the blocked tasks are dumped, and the lane
+# boots again for the tests that are left.  Results: results/fstests/<lane>/
+# (fstests' check.log, .out.bad, .full, .dmesg; our console, kernel log,
+# mounts log, summary.txt) and results/fstests/summary.txt.  The last line
+# is "N passed, N failed, N notrun"; exit 1 on any failure.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+BUILD=${BUILD:-$TOP/build}
+RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}/fstests
+PER_TEST=${EXT2HOLE_FSTESTS_TEST_TIMEOUT:-900}
+HUNG_SECS=${EXT2HOLE_FSTESTS_HUNG_SECS:-30}
+MAXBOOTS=${EXT2HOLE_FSTESTS_MAXBOOTS:-8}
+export BUILD
+# shellcheck source=tests/host-lib.sh
+source "$TOP/tests/host-lib.sh"
+
+sel=default lanes="alloc noalloc ext4"
+while getopts 's:l:' opt; do
+	case $opt in
+	s) sel=$OPTARG ;;
+	l) lanes=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+named=("$@")
+die() { echo "fstests: $*" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || die "must run as root (debootstrap and chroot for the fstests root)"
+
+start=$(date +%s)
+scripts/fetch-kernel.sh >/dev/null
+rootimg=$(scripts/fstests-root.sh)
+tarball=${EXT2HOLE_FSTESTS_TARBALL:-/work/shared/fstests/xfstests-63a29724.tar.xz}
+
+# The selection, as an explicit sorted list.
+expunge=$TOP/tests/fstests/expunge
+if [ ${#named[@]} -gt 0 ]; then
+	sel=named
+	mapfile -t list < <(printf '%s\n' "${named[@]}")
+	expunge=/dev/null
+elif [ "$sel" = full ]; then
+	# fstests' auto group for FSTYP=ext2: generic/ and ext4/ (see check).
+	mapfile -t list < <(xz -dc "$tarball" | tar -xOf - --wildcards \
+		'xfstests/tests/generic/group.list' 'xfstests/tests/ext4/group.list' 2>/dev/null |
+		awk '/^[0-9]/ && / auto( |$)/ { print $1 }' | sort -u)
+	[ ${#list[@]} -gt 0 ] || die "no auto tests found in $tarball"
+else
+	[ -f "tests/fstests/$sel" ] || die "no selection tests/fstests/$sel"
+	mapfile -t list < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "tests/fstests/$sel" | awk '{ print $1 }')
+fi
+mapfile -t list < <(printf '%s\n' "${list[@]}" | sort -t/ -k1,1 -k2,2n -u)
+
+mkdir -p "$RESULTS"
+initrd=$BUILD/fstests/initramfs.cpio.gz
+mkdir -p "$BUILD/fstests"
+scripts/mkinitramfs.sh "$initrd"
+kver=$(scripts/kver.sh)
+
+# ------------------------------------------------------------ one lane
+
+lane_conf() {	# lane_conf LANE: "DRIVER OPTIONS..."
+	case $1 in
+	alloc) echo "ext2hole -o mkwrite=alloc" ;;
+	noalloc) echo "ext2hole -o mkwrite=noalloc" ;;
+	ext4) echo "ext4" ;;
+	*) die "unknown lane $1 (alloc, noalloc, ext4)" ;;
+	esac
+}
+
+# status_of DIR: "TEST STATUS REASON" for every test of the lane's
+# check.out.* (the blocks check prints per test), before hang/crash records.
+parse_check() {
+	cat "$1"/check.out.* 2>/dev/null | tr -d '\r' | awk '
+	function flush() {
+		if (cur == "") return
+		st = "unknown"
+		if (txt ~ /\[expunged\]/) st = "expunged"
+		else if (txt ~ /\[not run\]/) st = "notrun"
+		else if (txt ~ /output mismatch|\[failed|_check_|something found|\[dumped core\]/) st = "fail"
+		else if (txt ~ /[0-9]+s( |$)/) st = "pass"
+		r = txt; gsub(/[ \t]+/, " ", r); sub(/^ /, "", r)
+		print cur, st, substr(r, 1, 160)
+		cur = ""
+	}
+	/^[a-z0-9]+\/[0-9]+([ \t]|$)/ { flush(); cur = $1; txt = substr($0, length($1) + 1); next }
+	/^(Ran|Not run|Failures|Passed all|SECTION|run-in-root|FSTYP|PLATFORM|MKFS_OPTIONS|MOUNT_OPTIONS)/ { flush(); next }
+	cur != "" { txt = txt " " $0 }
+	END { flush() }'
+}
+
+run_lane() {
+	local lane=$1 conf driver opts lw res boot=0 t0 rc timeout todo started last hungline
+	conf=$(lane_conf "$lane")
+	driver=${conf%% *}
+	opts=''
+	[ "$conf" = "$driver" ] || opts=${conf#* }
+	lw=$BUILD/fstests/$lane
+	res=$RESULTS/$lane
+	rm -rf "$lw" "$res"
+	mkdir -p "$lw" "$res"
+	t0=$(date +%s)
+	echo "=== fstests lane $lane: driver $driver ${opts:+($opts) }${#list[@]} tests ($sel)"
+	cp --sparse=always "$rootimg" "$lw/root.img"
+	# No journal: after a forced power-off the host reads what the guest
+	# synced with debugfs, which does not replay a journal.
+	tune2fs -q -O ^has_journal "$lw/root.img"
+	: >"$lw/extra"		# TEST STATUS REASON recorded by this script
+	todo=("${list[@]}")
+	while [ ${#todo[@]} -gt 0 ] && [ $boot -lt "$MAXBOOTS" ]; do
+		boot=$((boot + 1))
+		rm -rf "$lw/in" "$lw/in.tar" "$lw/out.img" "$lw/test.img" "$lw/scratch.img"
+		mkdir -p "$lw/in"
+		mkimg "$lw/test.img" 2G -b 1024
+		mkimg "$lw/scratch.img" 3G -b 1024
+		truncate -s 16M "$lw/out.img"
+		printf '%s\n' "${todo[@]}" >"$lw/in/tests"
+		cp "$expunge" "$lw/in/expunge"
+		cp tests/fstests/run-in-root.sh tests/fstests/mount.ext2 tests/fstests/fstests.patch "$lw/in/"
+		cat >"$lw/in/lane.conf" <<-CONF
+		LANE=$lane
+		DRIVER=$driver
+		MOUNT_OPTS='$opts'
+		BOOT=$boot
+		PER_TEST_TIMEOUT=$PER_TEST
+		HUNG_SECS=$HUNG_SECS
+		CONF
+		(cd "$lw/in" && tar -cf "$lw/in.tar" .)
+		timeout=$((900 + PER_TEST + 120 * ${#todo[@]}))
+		echo "--- $lane boot $boot: ${#todo[@]} tests (guest limit ${timeout}s)"
+		rc=0
+		EXT2HOLE_QEMU_MEM=${EXT2HOLE_QEMU_MEM:-2048} \
+		scripts/run-guest.sh -i "$initrd" -l "$lw/console.$boot.log" -t "$timeout" \
+			-a "ext2hole.suite=fstests ext2hole.ndisks=3 log_buf_len=16M" \
+			-d "$lw/root.img" -d "$lw/test.img" -d "$lw/scratch.img" \
+			-d "$lw/in.tar" -d "$lw/out.img" || rc=$?
+		cp "$lw/console.$boot.log" "$res/"
+		debugfs -R "dump /ext2hole-out/check.out.$boot $lw/check.out.$boot" "$lw/root.img" >/dev/null 2>&1 || true
+		debugfs -R "dump /ext2hole-out/hung $lw/hung" "$lw/root.img" >/dev/null 2>&1 || true
+		mapfile -t started < <(tr -d '\r' <"$lw/check.out.$boot" 2>/dev/null |
+			grep -oE '^[a-z0-9]+/[0-9]+' || true)
+		if tr -d '\r' <"$lw/console.$boot.log" | grep -aq '^run-in-root: check exited'; then
+			todo=()
+			continue
+		fi
+		# The boot ended early: the last test it started hung or killed it.
+		if [ ${#started[@]} = 0 ]; then
+			echo "${todo[0]} fail guest: boot $boot started no test (qemu rc=$rc; console.$boot.log)" >>"$lw/extra"
+			last=${todo[0]}
+		else
+			last=${started[${#started[@]} - 1]}
+			hungline=$(grep -s "^$last " "$lw/hung" | tail -n 1 || true)
+			if [ -n "$hungline" ]; then
+				echo "$last fail HUNG: ${hungline#"$last" } (blocked tasks: $last.hung.dmesg)" >>"$lw/extra"
+			elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+				echo "$last fail guest timeout after ${timeout}s (console.$boot.log)" >>"$lw/extra"
+			else
+				echo "$last fail guest died (qemu rc=$rc; console.$boot.log)" >>"$lw/extra"
+			fi
+		fi
+		echo "--- $lane boot $boot ended at $last: $(tail -n 1 "$lw/extra" | cut -d' ' -f3-)"
+		mapfile -t todo < <(printf '%s\n' "${todo[@]}" |
+			grep -vxF -f <(printf '%s\n' "${started[@]}" "$last") || true)
+	done
+	for t in "${todo[@]}"; do
+		echo "$t fail not reached: $MAXBOOTS boots used" >>"$lw/extra"
+	done
+
+	# Everything back from the root disk.
+	debugfs -R "rdump /xfstests/results $lw" "$lw/root.img" >/dev/null 2>&1 || true
+	debugfs -R "rdump /ext2hole-out $lw" "$lw/root.img" >/dev/null 2>&1 || true
+	cp -a "$lw/results/." "$res/" 2>/dev/null || true
+	cp "$lw"/ext2hole-out/* "$res/" 2>/dev/null || true
+	cp "$lw"/check.out.* "$lw/extra" "$res/" 2>/dev/null || true
+	local wall=$(($(date +%s) - t0))
+	summarize "$lane" "$driver" "$opts" "$res" "$wall"
+}
+
+# ---------------------------------------------------------- the verdicts
+
+summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
+	local lane=$1 driver=$2 opts=$3 res=$4 wall=$5 t st why seg splat
+	local -A status=() reason=()
+	while read -r t st why; do status[$t]=$st reason[$t]=$why; done < <(parse_check "$res")
+	while read -r t st why; do status[$t]=$st reason[$t]=$why; done <"$res/extra"
+	# check's own lists win over the per-line reading.
+	while read -r t; do
+		[ "${status[$t]:-}" = fail ] || { status[$t]=fail reason[$t]="listed in Failures"; }
+	done < <(sed -n 's/^Failures: //p' "$res"/check.out.* 2>/dev/null | tr ' ' '\n' | sed '/^$/d')
+	# Kernel reports, per test (fstests writes "run fstests T at" to kmsg).
+	cat "$res"/kmsg.* 2>/dev/null >"$res/kmsg.all" || true
+	local other=''
+	while IFS= read -r seg; do
+		t=${seg%% *}
+		splat=$(awk -v m="run fstests $t at" 'index($0, m) { on = 1; next }
+			/run fstests [a-z0-9]+\/[0-9]+ at/ { on = 0 } on' "$res/kmsg.all" | kernel_splats)
+		[ -n "$splat" ] || continue
+		if [ "${status[$t]:-}" != fail ]; then
+			status[$t]=fail reason[$t]="kernel log: $(echo "$splat" | head -n 2 | tr '\n' ' ' | cut -c1-200)"
+		fi
+	done < <(printf '%s\n' "${list[@]}")
+	splat=$(awk '/run fstests [a-z0-9]+\/[0-9]+ at/ { exit } { print }' "$res/kmsg.all" | kernel_splats)
+	[ -z "$splat" ] || other="kernel log before the first test: $(echo "$splat" | head -n 1)"
+
+	# Which driver served TEST and SCRATCH.
+	local proof nmounts bad ext4m e2hm
+	nmounts=$(awk '$2 ~ /^\/dev\/vd[bc]$/' "$res/mounts.log" 2>/dev/null | wc -l)
+	bad=$(awk '$1 == 0 && $2 ~ /^\/dev\/vd[bc]$/ && $4 != "ext2hole"' "$res/mounts.log" 2>/dev/null | head -n 3)
+	ext4m=$(grep -acE 'EXT4-fs \(vd[bc]\): mounted' "$res/kmsg.all" || true)
+	e2hm=$(grep -acE 'ext2hole \(vd[bc]\)' "$res/kmsg.all" || true)
+	if [ "$driver" = ext2hole ]; then
+		if [ "$nmounts" -gt 0 ] && [ -z "$bad" ] && [ "$ext4m" = 0 ]; then
+			proof="PASS: $nmounts TEST/SCRATCH mounts, all ext2hole in /proc/mounts; no ext4 mount of vdb/vdc in the kernel log"
+		else
+			proof="FAIL: $nmounts helper mounts, wrong type: ${bad:-none}; ext4 mounts of vdb/vdc in the kernel log: $ext4m"
+		fi
+	else
+		if [ "$ext4m" -gt 0 ] && [ "$e2hm" = 0 ] && [ "$nmounts" = 0 ]; then
+			proof="PASS: $ext4m ext4-driver mounts of vdb/vdc, none by ext2hole"
+		else
+			proof="FAIL: ext4 mounts $ext4m, ext2hole log lines $e2hm, helper mounts $nmounts"
+		fi
+	fi
+
+	local np=0 nf=0 nn=0 ne=0
+	{
+		echo "fstests lane $lane: driver $driver${opts:+ $opts}; selection $sel (${#list[@]} tests)"
+		echo "kernel $kver; $(date -u '+%Y-%m-%d %H:%M UTC'); fstests $(basename "$tarball")"
+		for t in "${list[@]}"; do
+			st=${status[$t]:-fail}
+			[ -n "${status[$t]:-}" ] || reason[$t]="no result"
+			[ "$st" = unknown ] && { st=fail; reason[$t]="unrecognised result: ${reason[$t]}"; }
+			case $st in
+			pass) np=$((np + 1)) ;;
+			notrun) nn=$((nn + 1)) ;;
+			expunged) ne=$((ne + 1)) ;;
+			*) nf=$((nf + 1)) ;;
+			esac
+			printf '%-8s %-13s %s\n' "${st^^}" "$t" "${reason[$t]}"
+		done
+		echo "mount proof: $proof"
+		case $proof in FAIL*) nf=$((nf + 1)) ;; esac
+		if [ -n "$other" ]; then echo "FAIL kernel-log: $other"; nf=$((nf + 1)); fi
+		echo "lane $lane: $np passed, $nf failed, $nn notrun, $ne expunged; wall ${wall}s"
+	} >"$res/summary.txt"
+	grep -E '^(FAIL|mount proof|lane )' "$res/summary.txt"
+	echo "$lane $np $nf $nn $ne $wall" >>"$RESULTS/.lanes"
+}
+
+# ----------------------------------------------------------------- main
+
+rm -f "$RESULTS/.lanes"
+for lane in $lanes; do
+	lane_conf "$lane" >/dev/null
+	run_lane "$lane"
+done
+P=0 F=0 N=0
+{
+	echo "fstests ($sel, ${#list[@]} tests) on $kver, $(date -u '+%Y-%m-%d %H:%M UTC'), total $(($(date +%s) - start))s"
+	printf '%-8s %6s %6s %6s %8s %6s\n' lane pass fail notrun expunged wall
+	while read -r lane p f n e w; do
+		printf '%-8s %6s %6s %6s %8s %5ss\n' "$lane" "$p" "$f" "$n" "$e" "$w"
+		P=$((P + p)) F=$((F + f)) N=$((N + n))
+	done <"$RESULTS/.lanes"
+} | tee "$RESULTS/summary.txt"
+read -r P F N < <(awk '{ p += $2; f += $3; n += $4 } END { print p + 0, f + 0, n + 0 }' "$RESULTS/.lanes")
+echo "$P passed, $F failed, $N notrun"
+[ "$F" = 0 ]

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the guest, chrooted into the fstests root (fstests.guest):
+# one boot of one lane.  Reads /ext2hole-in/lane.conf (LANE, DRIVER,
+# MOUNT_OPTS, BOOT, PER_TEST_TIMEOUT, HUNG_SECS) and /ext2hole-in/tests,
+# runs ./check on them, and keeps everything on the root disk, which the
+# host reads back with debugfs:
+#   /xfstests/results/          fstests' own results (check.log, .out.bad, .full, .dmesg)
+#   /ext2hole-out/check.out.N   check's output of boot N
+#   /ext2hole-out/kmsg.N        the whole kernel log of boot N
+#   /ext2hole-out/mounts.log    every mount the ext2hole helper made
+#   /ext2hole-out/hung          "TEST SECONDS" of a test that hung
+# A test still running after PER_TEST_TIMEOUT seconds, or HUNG_SECS after
+# a hung-task report, is a hang: blocked tasks are dumped (sysrq-w), the
+# log saved as results/<test>.hung.dmesg, and the guest powers off at once
+# (a deadlocked filesystem would block any sync or unmount); the host
+# boots again for the tests that are left.
+set -uo pipefail
+
+IN=/ext2hole-in
+OUT=/ext2hole-out
+# shellcheck source=/dev/null
+. "$IN/lane.conf"
+mkdir -p "$OUT" /mnt/test /mnt/scratch
+cd /xfstests || exit 1
+
+if [ ! -f .ext2hole-patched ]; then
+	patch -p1 <"$IN/fstests.patch" || { echo "run-in-root: fstests.patch does not apply"; exit 1; }
+	touch .ext2hole-patched
+fi
+if [ "$DRIVER" = ext2hole ]; then
+	install -m 755 "$IN/mount.ext2" /sbin/mount.ext2
+else
+	rm -f /sbin/mount.ext2
+fi
+cat >local.config <<CONF
+export FSTYP=ext2
+export TEST_DEV=/dev/vdb
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV=/dev/vdc
+export SCRATCH_MNT=/mnt/scratch
+export MKFS_OPTIONS="-b 1024"
+export MOUNT_OPTIONS="$MOUNT_OPTS"
+export TEST_FS_MOUNT_OPTS="$MOUNT_OPTS"
+CONF
+
+sysctl -q kernel.hung_task_timeout_secs="$HUNG_SECS"
+sysctl -q kernel.hung_task_panic=0
+kmsg=$OUT/kmsg.$BOOT
+dmesg -w >"$kmsg" 2>&1 &
+kpid=$!
+
+expunge=()
+[ -s "$IN/expunge" ] && expunge=(-E "$IN/expunge")
+mapfile -t tests <"$IN/tests"
+echo "run-in-root: lane $LANE boot $BOOT: ${#tests[@]} tests, driver $DRIVER, options '${MOUNT_OPTS}'"
+./check "${expunge[@]}" "${tests[@]}" >"$OUT/check.out.$BOOT" 2>&1 &
+cpid=$!
+tail -n +1 -f "$OUT/check.out.$BOOT" --pid=$cpid &
+
+# The running test: fstests runs it as `bash ./tests/<dir>/<nnn>`.
+running() {
+	ps -eo etimes=,args= | awk '$2 ~ /bash$/ && $3 ~ /^\.\/tests\/[a-z]+\/[0-9]+$/ &&
+		$1 + 0 >= max { max = $1 + 0; t = $3 }
+		END { if (t != "") { sub(/^\.\/tests\//, "", t); print t, max } }'
+}
+hungcount() { grep -c 'blocked for more than' "$kmsg" 2>/dev/null || true; }
+
+hang() {	# hang TEST SECONDS WHY
+	local t=$1 secs=$2 why=$3
+	echo "run-in-root: $t hung ($why after ${secs}s): dumping blocked tasks, powering off"
+	echo w >/proc/sysrq-trigger
+	sleep 5
+	echo "$t $secs $why" >>"$OUT/hung"
+	mkdir -p "results/$(dirname "$t")"
+	awk -v m="run fstests $t at" 'index($0, m) { keep = 1 } keep' "$kmsg" \
+		>"results/$t.hung.dmesg"
+	sync -f "$OUT/hung"
+	sync -f "results/$t.hung.dmesg"
+	echo o >/proc/sysrq-trigger
+	sleep 60
+}
+
+seen='' since=0 base=0
+while kill -0 "$cpid" 2>/dev/null; do
+	sleep 5
+	read -r t et < <(running) || { t='' et=0; }
+	[ -n "$t" ] || continue
+	if [ "$t" != "$seen" ]; then
+		seen=$t since=0 base=$(hungcount)
+	fi
+	if [ "$et" -ge "$PER_TEST_TIMEOUT" ]; then
+		hang "$t" "$et" "per-test timeout ${PER_TEST_TIMEOUT}s"
+	fi
+	if [ "$since" = 0 ] && [ "$(hungcount)" -gt "$base" ]; then
+		since=$et
+	fi
+	if [ "$since" != 0 ] && [ "$et" -ge $((since + HUNG_SECS)) ]; then
+		hang "$t" "$et" "hung-task report at ${since}s"
+	fi
+done
+wait "$cpid"
+echo "run-in-root: check exited $?"
+umount /mnt/scratch 2>/dev/null
+umount /mnt/test 2>/dev/null
+sleep 2
+kill "$kpid" 2>/dev/null
+sync
