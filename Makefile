@@ -72,7 +72,7 @@ fstests-full: deps module
 	scripts/fstests.sh -s full -l "$(FSTESTS_LANES)"
 
 fstests-ci: deps module
-	scripts/fstests.sh -s ci -l "$${FSTESTS_CI_LANES:-alloc noalloc}"
+	EXT2HOLE_FSTESTS_JOBS=$${EXT2HOLE_FSTESTS_JOBS:-2} scripts/fstests.sh -s ci -l "$${FSTESTS_CI_LANES:-alloc noalloc}"
 
 # The benchmark harness belongs to the performance issue; until it lands
 # the target says so instead of failing on a missing script.

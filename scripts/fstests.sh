@@ -20,12 +20,14 @@
 # Named tests run as given (no expunge list); a selection (-s, default
 # "default") is tests/fstests/<selection> minus tests/fstests/expunge ("full"
 # is fstests' whole auto group for ext2).  A test still running after
-# EXT2HOLE_FSTESTS_TEST_TIMEOUT seconds (default 900) or 60 s after a
-# hung-task report is a failure: the blocked tasks are dumped, and the lane
+# EXT2HOLE_FSTESTS_TEST_TIMEOUT seconds (default 900), or
+# EXT2HOLE_FSTESTS_HUNG_SECS (default 60, also the guest's
+# kernel.hung_task_timeout_secs) after a hung-task report, is a failure: the blocked tasks are dumped, and the lane
 # boots again for the tests that are left.  Results: results/fstests/<lane>/
 # (fstests' check.log, .out.bad, .full, .dmesg; our console, kernel log,
 # mounts log, summary.txt) and results/fstests/summary.txt.  The last line
 # is "N passed, N failed, N notrun"; exit 1 on any failure.
+# EXT2HOLE_FSTESTS_JOBS=N runs up to N lanes at once (default 1).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +35,8 @@ cd "$TOP"
 BUILD=${BUILD:-$TOP/build}
 RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}/fstests
 PER_TEST=${EXT2HOLE_FSTESTS_TEST_TIMEOUT:-900}
-HUNG_SECS=${EXT2HOLE_FSTESTS_HUNG_SECS:-30}
+HUNG_SECS=${EXT2HOLE_FSTESTS_HUNG_SECS:-60}
+JOBS=${EXT2HOLE_FSTESTS_JOBS:-1}
 MAXBOOTS=${EXT2HOLE_FSTESTS_MAXBOOTS:-8}
 export BUILD
 # shellcheck source=tests/host-lib.sh
@@ -128,7 +131,7 @@ run_lane() {
 	cp --sparse=always "$rootimg" "$lw/root.img"
 	# No journal: after a forced power-off the host reads what the guest
 	# synced with debugfs, which does not replay a journal.
-	tune2fs -q -O ^has_journal "$lw/root.img"
+	tune2fs -O ^has_journal "$lw/root.img" >/dev/null
 	: >"$lw/extra"		# TEST STATUS REASON recorded by this script
 	todo=("${list[@]}")
 	while [ ${#todo[@]} -gt 0 ] && [ $boot -lt "$MAXBOOTS" ]; do
@@ -274,10 +277,20 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 # ----------------------------------------------------------------- main
 
 rm -f "$RESULTS/.lanes"
-for lane in $lanes; do
-	lane_conf "$lane" >/dev/null
-	run_lane "$lane"
-done
+for lane in $lanes; do lane_conf "$lane" >/dev/null; done
+if [ "$JOBS" -gt 1 ]; then
+	# Lanes side by side, their output prefixed: the wall time of the
+	# slowest lane instead of the sum (each guest is mostly one busy vCPU).
+	pids=()
+	for lane in $lanes; do
+		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 5; done
+		( run_lane "$lane" 2>&1 | sed -u "s/^/[$lane] /" ) &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || true; done
+else
+	for lane in $lanes; do run_lane "$lane"; done
+fi
 P=0 F=0 N=0
 {
 	echo "fstests ($sel, ${#list[@]} tests) on $kver, $(date -u '+%Y-%m-%d %H:%M UTC'), total $(($(date +%s) - start))s"
