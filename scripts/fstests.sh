@@ -67,10 +67,15 @@ if [ ${#named[@]} -gt 0 ]; then
 	mapfile -t list < <(printf '%s\n' "${named[@]}")
 	expunge=/dev/null
 elif [ "$sel" = full ]; then
-	# fstests' auto group for FSTYP=ext2: generic/ and ext4/ (see check).
-	mapfile -t list < <(xz -dc "$tarball" | tar -xOf - --wildcards \
-		'xfstests/tests/generic/group.list' 'xfstests/tests/ext4/group.list' 2>/dev/null |
-		awk '/^[0-9]/ && / auto( |$)/ { print $1 }' | sort -u)
+	# fstests' auto group for FSTYP=ext2: generic/ and ext4/ (check's
+	# fsgroup), from each test's _begin_fstest line.
+	mkdir -p "$BUILD"
+	gdir=$(mktemp -d "$BUILD/fstests-groups.XXXXXX")
+	xz -dc "$tarball" | tar -C "$gdir" -xf - --wildcards \
+		'xfstests/tests/generic/[0-9]*' 'xfstests/tests/ext4/[0-9]*'
+	mapfile -t list < <(cd "$gdir/xfstests/tests" &&
+		grep -l '^_begin_fstest.* auto\( \|$\)' generic/[0-9]* ext4/[0-9]* | sort -u)
+	rm -rf "$gdir"
 	[ ${#list[@]} -gt 0 ] || die "no auto tests found in $tarball"
 else
 	[ -f "tests/fstests/$sel" ] || die "no selection tests/fstests/$sel"
@@ -117,7 +122,7 @@ parse_check() {
 }
 
 run_lane() {
-	local lane=$1 conf driver opts lw res boot=0 t0 rc timeout todo started last hungline
+	local lane=$1 conf driver opts lw res boot=0 t0 rc timeout todo started last hungline guest
 	conf=$(lane_conf "$lane")
 	driver=${conf%% *}
 	opts=''
@@ -156,11 +161,17 @@ run_lane() {
 		timeout=$((900 + PER_TEST + 120 * ${#todo[@]}))
 		echo "--- $lane boot $boot: ${#todo[@]} tests (guest limit ${timeout}s)"
 		rc=0
+		# In the background, so that an interrupted run stops its guest:
+		# timeout(1) runs QEMU in a process group of its own.
 		EXT2HOLE_QEMU_MEM=${EXT2HOLE_QEMU_MEM:-2048} \
 		scripts/run-guest.sh -i "$initrd" -l "$lw/console.$boot.log" -t "$timeout" \
 			-a "ext2hole.suite=fstests ext2hole.ndisks=3 log_buf_len=16M" \
 			-d "$lw/root.img" -d "$lw/test.img" -d "$lw/scratch.img" \
-			-d "$lw/in.tar" -d "$lw/out.img" || rc=$?
+			-d "$lw/in.tar" -d "$lw/out.img" &
+		guest=$!
+		trap 'pkill -TERM -P "$guest"; exit 130' INT TERM
+		wait "$guest" || rc=$?
+		trap - INT TERM
 		cp "$lw/console.$boot.log" "$res/"
 		debugfs -R "dump /ext2hole-out/check.out.$boot $lw/check.out.$boot" "$lw/root.img" >/dev/null 2>&1 || true
 		debugfs -R "dump /ext2hole-out/hung $lw/hung" "$lw/root.img" >/dev/null 2>&1 || true

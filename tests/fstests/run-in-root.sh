@@ -58,11 +58,12 @@ echo "run-in-root: lane $LANE boot $BOOT: ${#tests[@]} tests, driver $DRIVER, op
 cpid=$!
 tail -n +1 -f "$OUT/check.out.$BOOT" --pid=$cpid &
 
-# The running test: fstests runs it as `bash ./tests/<dir>/<nnn>`.
+# The running test: the last one check has started (it prints the name
+# when a test starts, the verdict when it ends).  Not from ps: reading a
+# process's cmdline takes its mmap lock, which a deadlocked test may hold.
 running() {
-	ps -eo etimes=,args= | awk '$2 ~ /bash$/ && $3 ~ /^\.\/tests\/[a-z]+\/[0-9]+$/ &&
-		$1 + 0 >= max { max = $1 + 0; t = $3 }
-		END { if (t != "") { sub(/^\.\/tests\//, "", t); print t, max } }'
+	tr -d '\r' <"$OUT/check.out.$BOOT" | awk '/^[a-z0-9]+\/[0-9]+([ \t]|$)/ { t = $1 }
+		END { print t }'
 }
 hungcount() { grep -c 'blocked for more than' "$kmsg" 2>/dev/null || true; }
 
@@ -81,14 +82,17 @@ hang() {	# hang TEST SECONDS WHY
 	sleep 60
 }
 
-seen='' since=0 base=0
+# Elapsed time is counted here, from the moment a test is first seen.
+seen='' since=0 base=0 t0=0
 while kill -0 "$cpid" 2>/dev/null; do
 	sleep 5
-	read -r t et < <(running) || { t='' et=0; }
+	t=$(running)
 	[ -n "$t" ] || continue
+	now=$(date +%s)
 	if [ "$t" != "$seen" ]; then
-		seen=$t since=0 base=$(hungcount)
+		seen=$t since=0 base=$(hungcount) t0=$now
 	fi
+	et=$((now - t0))
 	if [ "$et" -ge "$PER_TEST_TIMEOUT" ]; then
 		hang "$t" "$et" "per-test timeout ${PER_TEST_TIMEOUT}s"
 	fi
