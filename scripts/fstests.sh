@@ -27,7 +27,8 @@
 # (fstests' check.log, .out.bad, .full, .dmesg; our console, kernel log,
 # mounts log, summary.txt) and results/fstests/summary.txt.  The last line
 # is "N passed, N failed, N notrun"; exit 1 on any failure.
-# EXT2HOLE_FSTESTS_JOBS=N runs up to N lanes at once (default 1).
+# EXT2HOLE_FSTESTS_JOBS=N runs up to N lanes at once (default 3: all of
+# them; each guest keeps about one host CPU busy).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,7 @@ BUILD=${BUILD:-$TOP/build}
 RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}/fstests
 PER_TEST=${EXT2HOLE_FSTESTS_TEST_TIMEOUT:-900}
 HUNG_SECS=${EXT2HOLE_FSTESTS_HUNG_SECS:-60}
-JOBS=${EXT2HOLE_FSTESTS_JOBS:-1}
+JOBS=${EXT2HOLE_FSTESTS_JOBS:-3}
 MAXBOOTS=${EXT2HOLE_FSTESTS_MAXBOOTS:-8}
 export BUILD
 # shellcheck source=tests/host-lib.sh
