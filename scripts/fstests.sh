@@ -293,13 +293,16 @@ for lane in $lanes; do lane_conf "$lane" >/dev/null; done
 if [ "$JOBS" -gt 1 ]; then
 	# Lanes side by side, their output prefixed: the wall time of the
 	# slowest lane instead of the sum (each guest is mostly one busy vCPU).
+	# Each lane is one background subshell; its trap stops its guest.
 	pids=()
+	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
 	for lane in $lanes; do
 		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 5; done
-		( run_lane "$lane" 2>&1 | sed -u "s/^/[$lane] /" ) &
+		run_lane "$lane" > >(sed -u "s/^/[$lane] /") 2>&1 &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do wait "$p" || true; done
+	trap - INT TERM
 else
 	for lane in $lanes; do run_lane "$lane"; done
 fi
