@@ -15,8 +15,9 @@
 # helper's log says ext2hole in /proc/mounts and the kernel log has no ext4
 # mount of vdb/vdc (the ext4 lane: the reverse).
 #
-#   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [TEST...]
+#   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [-R] [TEST...]
 #
+# -R makes the summaries again from results/fstests/ without booting.
 # Named tests run as given (no expunge list); a selection (-s, default
 # "default") is tests/fstests/<selection> minus tests/fstests/expunge ("full"
 # is fstests' whole auto group for ext2).  A test still running after
@@ -43,10 +44,11 @@ export BUILD
 # shellcheck source=tests/host-lib.sh
 source "$TOP/tests/host-lib.sh"
 
-sel=default lanes="alloc noalloc ext4"
-while getopts 's:l:' opt; do
+sel=default lanes="alloc noalloc ext4" resum=0
+while getopts 's:l:R' opt; do
 	case $opt in
 	s) sel=$OPTARG ;;
+	R) resum=1 ;;
 	l) lanes=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -133,6 +135,7 @@ run_lane() {
 	rm -rf "$lw" "$res"
 	mkdir -p "$lw" "$res"
 	t0=$(date +%s)
+	echo "$t0" >"$res/.start"
 	echo "=== fstests lane $lane: driver $driver ${opts:+($opts) }${#list[@]} tests ($sel)"
 	cp --sparse=always "$rootimg" "$lw/root.img"
 	# No journal: after a forced power-off the host reads what the guest
@@ -212,6 +215,7 @@ run_lane() {
 	cp "$lw"/ext2hole-out/* "$res/" 2>/dev/null || true
 	cp "$lw"/check.out.* "$lw/extra" "$res/" 2>/dev/null || true
 	local wall=$(($(date +%s) - t0))
+	echo "$wall" >"$res/.wall"
 	summarize "$lane" "$driver" "$opts" "$res" "$wall"
 }
 
@@ -243,8 +247,9 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 
 	# Which driver served TEST and SCRATCH.
 	local proof nmounts bad ext4m e2hm
-	nmounts=$(awk '$2 ~ /^\/dev\/vd[bc]$/' "$res/mounts.log" 2>/dev/null | wc -l)
-	bad=$(awk '$1 == 0 && $2 ~ /^\/dev\/vd[bc]$/ && $4 != "ext2hole"' "$res/mounts.log" 2>/dev/null | head -n 3)
+	[ -f "$res/mounts.log" ] || : >"$res/mounts.log"	# the ext4 lane has no helper
+	nmounts=$(awk '$2 ~ /^\/dev\/vd[bc]$/' "$res/mounts.log" | wc -l)
+	bad=$(awk '$1 == 0 && $2 ~ /^\/dev\/vd[bc]$/ && $4 != "ext2hole"' "$res/mounts.log" | head -n 3)
 	ext4m=$(grep -acE 'EXT4-fs \(vd[bc]\): mounted' "$res/kmsg.all" || true)
 	e2hm=$(grep -acE 'ext2hole \(vd[bc]\)' "$res/kmsg.all" || true)
 	if [ "$driver" = ext2hole ]; then
@@ -290,7 +295,18 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 
 rm -f "$RESULTS/.lanes"
 for lane in $lanes; do lane_conf "$lane" >/dev/null; done
-if [ "$JOBS" -gt 1 ]; then
+if [ "$resum" = 1 ]; then
+	# -R: the verdicts again from the saved results, no guest.
+	for lane in $lanes; do
+		conf=$(lane_conf "$lane")
+		o=''
+		[ "$conf" = "${conf%% *}" ] || o=${conf#* }
+		w=$(cat "$RESULTS/$lane/.wall" 2>/dev/null ||
+			echo $(($(stat -c %Y "$RESULTS/$lane"/console.*.log | sort -n | tail -n 1) -
+				$(cat "$RESULTS/$lane/.start"))))
+		summarize "$lane" "${conf%% *}" "$o" "$RESULTS/$lane" "$w"
+	done
+elif [ "$JOBS" -gt 1 ]; then
 	# Lanes side by side, their output prefixed: the wall time of the
 	# slowest lane instead of the sum (each guest is mostly one busy vCPU).
 	# Each lane is one background subshell; its trap stops its guest.
