@@ -16,7 +16,9 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SUITE=bookworm
-TARBALL=${EXT2HOLE_FSTESTS_TARBALL:-/work/shared/fstests/xfstests-63a29724.tar.xz}
+# The pinned fstests source sits in shared/ beside the clone (a build
+# input, like a package); EXT2HOLE_FSTESTS_TARBALL names another copy.
+TARBALL=${EXT2HOLE_FSTESTS_TARBALL:-$(cd "$TOP/.." && pwd)/shared/fstests/xfstests-63a29724.tar.xz}
 PKGLIST=$TOP/tests/fstests/packages
 CACHE=${EXT2HOLE_CACHE:-/var/cache/ext2hole}/fstests
 # shellcheck source=scripts/debian-mirror.sh
