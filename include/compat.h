@@ -16,7 +16,11 @@
  * in 6.12); directories' generic_file_fsync(), which 6.12 still has and
  * which still syncs the mapping's buffers (regular files have their own
  * fsync, without i_rwsem, like 6.5's generic_buffers_fsync).
- * ->writepage: see EXT2HOLE_HAVE_AOPS_WRITEPAGE.
+ * __filemap_get_folio() returns ERR_PTR from 6.3, but the module only
+ * uses the page wrappers (grab_cache_page*, find_lock_page,
+ * read_mapping_page), whose conventions did not change (NULL, or ERR_PTR
+ * for read_mapping_page, on both).  ->writepage: see
+ * EXT2HOLE_HAVE_AOPS_WRITEPAGE.
  */
 #ifndef _EXT2HOLE_COMPAT_H
 #define _EXT2HOLE_COMPAT_H
@@ -41,8 +45,6 @@
 #define EXT2HOLE_HAVE_MNT_IDMAP			1
 /* 6.3 API change: write_cache_pages() callbacks take a folio. */
 #define EXT2HOLE_HAVE_FOLIO_WRITEPAGE_T		1
-/* 6.3 API change: __filemap_get_folio() returns ERR_PTR, not NULL. */
-#define EXT2HOLE_HAVE_FILEMAP_GET_FOLIO_ERR_PTR	1
 #endif
 
 #if EXT2HOLE_SINCE(6, 5, 0)
@@ -227,25 +229,6 @@ ext2hole_create_empty_buffers(struct folio *folio, unsigned long blocksize,
 	create_empty_buffers(&folio->page, blocksize, b_state);
 	return folio_buffers(folio);
 #endif
-}
-
-/*
- * The locked page-cache folio at @index, created if needed (order 0);
- * ERR_PTR(-ENOMEM) on failure on every kernel.
- */
-static inline struct folio *ext2hole_grab_folio(struct address_space *mapping,
-						pgoff_t index)
-{
-	struct folio *folio;
-
-	folio = __filemap_get_folio(mapping, index,
-				    FGP_LOCK | FGP_ACCESSED | FGP_CREAT,
-				    mapping_gfp_mask(mapping));
-#ifndef EXT2HOLE_HAVE_FILEMAP_GET_FOLIO_ERR_PTR
-	if (!folio)
-		return ERR_PTR(-ENOMEM);
-#endif
-	return folio;
 }
 
 /* write_cache_pages() callback argument: a folio from 6.3, a page before. */
