@@ -38,7 +38,7 @@ run: deps module tests
 	scripts/demo.sh
 
 check: deps module tests
-	tests/check.sh
+	tests/check.sh $(SUITES)
 
 soak: deps module tests
 	EXT2HOLE_SOAK=1 tests/check.sh fsx stress
@@ -106,6 +106,7 @@ help:
 	@echo "make check      the whole test suite; ends with 'N passed, N failed'"
 	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"
 	@echo "make check-matrix  the suite on 6.1 and on 6.12, a line per series and a total"
+	@echo "                 (check and check-matrix: SUITES=\"a b\" picks suites)"
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"
