@@ -279,4 +279,7 @@ static inline vm_fault_t vmf_fs_error(int err)
 	.error_remove_page = generic_error_remove_page
 #endif
 
+/* 6.1 API: inode_operations.get_acl(inode, type, rcu) (get_inode_acl from 6.2). */
+#define EXT2HOLE_HAVE_IOP_GET_ACL	1
+
 #endif /* _EXT2HOLE_COMPAT_H */

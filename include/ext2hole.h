@@ -18,10 +18,12 @@
 #include <linux/buffer_head.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include "compat.h"
 #include "ext2hole_fs.h"
 #include "hole.h"
+#include "xattr.h"
 
 #define EXT2HOLE_VERSION		"0.1.0"
 
@@ -30,6 +32,8 @@
 #define EXT2HOLE_MOUNT_ERRORS_RO	0x0002
 #define EXT2HOLE_MOUNT_ERRORS_PANIC	0x0004
 #define EXT2HOLE_MOUNT_ERRORS_MASK	0x0007
+#define EXT2HOLE_MOUNT_XATTR_USER	0x0010	/* user_xattr */
+#define EXT2HOLE_MOUNT_POSIX_ACL	0x0020	/* acl */
 
 #define ext2hole_test_opt(sb, opt) \
 	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
@@ -91,6 +95,8 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  *	get_block, freeing in truncate); lookups take it too
  * @i_last_alloc: physical block allocated last, the goal for the next one
  * @i_last_logical: logical block allocated last (sequential-write detection)
+ * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
+ *	block); see include/xattr.h
  */
 struct ext2hole_inode_info {
 	__le32 i_data[EXT2HOLE_N_BLOCKS];
@@ -102,6 +108,7 @@ struct ext2hole_inode_info {
 	u32 i_last_alloc;
 	u32 i_last_logical;
 	struct mutex i_map_mutex;
+	struct rw_semaphore i_xattr_sem;
 	struct inode vfs_inode;
 };
 

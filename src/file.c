@@ -104,4 +104,10 @@ const struct inode_operations ext2hole_file_inode_operations = {
 	.fiemap		= ext2hole_fiemap,
 	.fileattr_get	= ext2hole_fileattr_get,
 	.fileattr_set	= ext2hole_fileattr_set,
+	.listxattr	= ext2hole_listxattr,
+#ifdef EXT2HOLE_HAVE_IOP_GET_ACL
+	.get_acl	= ext2hole_get_acl,
+#else
+	.get_inode_acl	= ext2hole_get_acl,
+#endif
 };

@@ -317,6 +317,9 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 
 	if (sb_rdonly(sb))
 		return ERR_PTR(-EROFS);
+	err = ext2hole_acl_create_mode(dir, &mode);
+	if (err)
+		return ERR_PTR(err);
 	inode = new_inode(sb);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);

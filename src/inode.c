@@ -809,6 +809,9 @@ int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 	err = setattr_prepare(idmap, dentry, iattr);
 	if (err)
 		return err;
+	err = ext2hole_acl_setattr_check(inode, iattr);
+	if (err)
+		return err;
 	if ((iattr->ia_valid & ATTR_SIZE) && iattr->ia_size != inode->i_size) {
 		err = ext2hole_setsize(inode, iattr->ia_size);
 		if (err)

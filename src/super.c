@@ -221,6 +221,7 @@ static void ext2hole_inode_init_once(void *foo)
 	struct ext2hole_inode_info *ei = foo;
 
 	mutex_init(&ei->i_map_mutex);
+	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }
 
@@ -230,6 +231,8 @@ static void ext2hole_inode_init_once(void *foo)
 struct ext2hole_fs_context {
 	unsigned long errors;		/* EXT2HOLE_MOUNT_ERRORS_*, 0: unset */
 	int mkwrite;			/* -1: unset */
+	int acl;			/* acl / noacl, -1: unset */
+	int user_xattr;			/* user_xattr / nouser_xattr, -1: unset */
 	bool resuid_set;
 	bool resgid_set;
 	kuid_t resuid;
@@ -241,6 +244,8 @@ enum {
 	Opt_mkwrite,
 	Opt_resuid,
 	Opt_resgid,
+	Opt_acl,
+	Opt_user_xattr,
 };
 
 static const struct constant_table ext2hole_param_errors[] = {
@@ -261,6 +266,8 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_enum("mkwrite",	Opt_mkwrite, ext2hole_param_mkwrite),
 	fsparam_u32("resuid",	Opt_resuid),
 	fsparam_u32("resgid",	Opt_resgid),
+	fsparam_flag_no("acl",	Opt_acl),
+	fsparam_flag_no("user_xattr", Opt_user_xattr),
 	{}
 };
 
@@ -298,6 +305,12 @@ static int ext2hole_parse_param(struct fs_context *fc,
 		ctx->resgid = gid;
 		ctx->resgid_set = true;
 		break;
+	case Opt_acl:
+		ctx->acl = !result.negated;
+		break;
+	case Opt_user_xattr:
+		ctx->user_xattr = !result.negated;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -321,7 +334,22 @@ static void ext2hole_apply_options(struct super_block *sb,
 		sbi->s_resuid = ctx->resuid;
 	if (ctx->resgid_set)
 		sbi->s_resgid = ctx->resgid;
+	if (ctx->acl >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_POSIX_ACL;
+		if (ctx->acl)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_POSIX_ACL;
+	}
+	if (ctx->user_xattr >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_XATTR_USER;
+		if (ctx->user_xattr)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_XATTR_USER;
+	}
 	spin_unlock(&sbi->s_lock);
+	/* The VFS leaves SB_POSIXACL to the filesystem, on remount too. */
+	if (ext2hole_test_opt(sb, POSIX_ACL))
+		sb->s_flags |= SB_POSIXACL;
+	else
+		sb->s_flags &= ~SB_POSIXACL;
 }
 
 static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
@@ -340,6 +368,9 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 	seq_printf(seq, ",errors=%s", errors);
 	seq_printf(seq, ",mkwrite=%s",
 		   sbi->s_mkwrite == EXT2HOLE_MKWRITE_NOALLOC ? "noalloc" : "alloc");
+	seq_puts(seq, ext2hole_test_opt(sb, POSIX_ACL) ? ",acl" : ",noacl");
+	seq_puts(seq, ext2hole_test_opt(sb, XATTR_USER) ? ",user_xattr" :
+		 ",nouser_xattr");
 	if (!uid_eq(sbi->s_resuid,
 		    make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid))))
 		seq_printf(seq, ",resuid=%u",
@@ -918,6 +949,15 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		sbi->s_mount_opt = EXT2HOLE_MOUNT_ERRORS_CONT;
 		break;
 	}
+	/*
+	 * acl and user_xattr: on unless refused with noacl / nouser_xattr.
+	 * The ext2 driver takes them from s_default_mount_opts only; the ext4
+	 * driver, which serves ext2 images on Debian, sets both whatever the
+	 * superblock says (EXT2HOLE_DEFM_ACL, EXT2HOLE_DEFM_XATTR_USER, which
+	 * mke2fs sets by default, can only agree).  ext2hole does as ext4: an
+	 * image whose default options lack them still has its ACLs enforced.
+	 */
+	sbi->s_mount_opt |= EXT2HOLE_MOUNT_POSIX_ACL | EXT2HOLE_MOUNT_XATTR_USER;
 	sbi->s_mkwrite = EXT2HOLE_MKWRITE_ALLOC;
 	sbi->s_resuid = make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid));
 	sbi->s_resgid = make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid));
@@ -926,6 +966,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
+	sb->s_xattr = ext2hole_xattr_handlers;
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
 	sb->s_time_gran = NSEC_PER_SEC;
@@ -1025,6 +1066,8 @@ static int ext2hole_init_fs_context(struct fs_context *fc)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->mkwrite = -1;
+	ctx->acl = -1;
+	ctx->user_xattr = -1;
 	fc->fs_private = ctx;
 	fc->ops = &ext2hole_context_ops;
 	return 0;
