@@ -34,6 +34,8 @@
 #define EXT2HOLE_MOUNT_ERRORS_MASK	0x0007
 #define EXT2HOLE_MOUNT_XATTR_USER	0x0010	/* user_xattr */
 #define EXT2HOLE_MOUNT_POSIX_ACL	0x0020	/* acl */
+#define EXT2HOLE_MOUNT_GRPID		0x0040	/* grpid / bsdgroups */
+#define EXT2HOLE_MOUNT_NO_UID32		0x0080	/* nouid32 */
 
 #define ext2hole_test_opt(sb, opt) \
 	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
@@ -77,6 +79,8 @@ struct ext2hole_sb_info {
 
 	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
 	struct mutex s_ialloc_mutex;	/* inode bitmaps, inode/dir counts */
+
+	struct mb_cache *s_ea_block_cache;	/* xattr blocks to share */
 
 	struct ext2hole_hole_stats s_hole_stats;
 	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */

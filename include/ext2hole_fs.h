@@ -324,8 +324,10 @@ static_assert(sizeof(struct ext2hole_acl_entry) == 8);
 static_assert(sizeof(struct ext2hole_acl_entry_short) == 4);
 
 /* s_default_mount_opts bits that ext2hole honours */
+#define EXT2HOLE_DEFM_BSDGROUPS		0x0002
 #define EXT2HOLE_DEFM_XATTR_USER	0x0004
 #define EXT2HOLE_DEFM_ACL		0x0008
+#define EXT2HOLE_DEFM_UID16		0x0010
 
 /* A fast symlink keeps its target in i_block (60 bytes at most). */
 #define EXT2HOLE_FAST_SYMLINK_MAX	(EXT2HOLE_N_BLOCKS * 4)

@@ -4,19 +4,16 @@
  * in ext2's on-disk ACL format (include/ext2hole_fs.h), read for the VFS's
  * permission checks (generic_permission through ->get_acl).
  *
- * ACLs cannot be written yet.  Until they can, two things that would have
- * to change one are refused instead of done wrong:
- *  - chmod that changes the permission bits of an inode that has an
- *    access ACL (the ACL's owner, mask and other entries would go out of
- *    step with the mode): EOPNOTSUPP;
- *  - a new inode under a directory whose default ACL it would inherit as
- *    more than its mode bits (dropping it could widen access: the group
- *    class bits take the mask's value): EOPNOTSUPP.
- * Without the acl mount option none of this applies, as with ext2/ext4.
+ * Written through ->set_acl (setfacl), on chmod (posix_acl_chmod in
+ * ext2hole_setattr) and when a new inode inherits its parent's default
+ * ACL.  Security labels of new inodes are stored here too.  Without the
+ * acl mount option ACLs are neither enforced nor inherited, as with
+ * ext2/ext4.
  */
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/posix_acl_xattr.h>
+#include <linux/security.h>
 #include "ext2hole.h"
 #include "xattr.h"
 
@@ -154,61 +151,205 @@ out:
 	return acl;
 }
 
+/* Convert an ACL to the on-disk format (kmalloc'ed; *@size its length). */
+static void *ext2hole_acl_to_disk(const struct posix_acl *acl, size_t *size)
+{
+	struct ext2hole_acl_header *hdr;
+	char *p, *value;
+	size_t len = sizeof(*hdr);
+	int n;
+
+	for (n = 0; n < acl->a_count; n++)
+		len += (acl->a_entries[n].e_tag == ACL_USER ||
+			acl->a_entries[n].e_tag == ACL_GROUP) ?
+		       sizeof(struct ext2hole_acl_entry) :
+		       sizeof(struct ext2hole_acl_entry_short);
+	value = kmalloc(len, GFP_NOFS);
+	if (!value)
+		return ERR_PTR(-ENOMEM);
+	hdr = (struct ext2hole_acl_header *)value;
+	hdr->a_version = cpu_to_le32(EXT2HOLE_ACL_VERSION);
+	p = value + sizeof(*hdr);
+	for (n = 0; n < acl->a_count; n++) {
+		const struct posix_acl_entry *pa = &acl->a_entries[n];
+		struct ext2hole_acl_entry *e = (struct ext2hole_acl_entry *)p;
+
+		e->e_tag = cpu_to_le16(pa->e_tag);
+		e->e_perm = cpu_to_le16(pa->e_perm);
+		switch (pa->e_tag) {
+		case ACL_USER:
+			e->e_id = cpu_to_le32(from_kuid(&init_user_ns, pa->e_uid));
+			p += sizeof(*e);
+			break;
+		case ACL_GROUP:
+			e->e_id = cpu_to_le32(from_kgid(&init_user_ns, pa->e_gid));
+			p += sizeof(*e);
+			break;
+		case ACL_USER_OBJ:
+		case ACL_GROUP_OBJ:
+		case ACL_MASK:
+		case ACL_OTHER:
+			p += sizeof(struct ext2hole_acl_entry_short);
+			break;
+		default:
+			kfree(value);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	*size = len;
+	return value;
+}
+
+/* Store (or with a NULL @acl remove) an ACL; the mode is the caller's. */
+static int __ext2hole_set_acl(struct inode *inode, struct posix_acl *acl,
+			      int type)
+{
+	void *value = NULL;
+	size_t size = 0;
+	int index, err;
+
+	switch (type) {
+	case ACL_TYPE_ACCESS:
+		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS;
+		break;
+	case ACL_TYPE_DEFAULT:
+		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT;
+		if (!S_ISDIR(inode->i_mode))
+			return acl ? -EACCES : 0;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (acl) {
+		value = ext2hole_acl_to_disk(acl, &size);
+		if (IS_ERR(value))
+			return PTR_ERR(value);
+	}
+	err = ext2hole_xattr_set(inode, index, "", value, size, 0);
+	kfree(value);
+	if (!err)
+		set_cached_acl(inode, type, acl);
+	return err;
+}
+
+/*
+ * ext2hole_set_acl - inode_operations.set_acl: @acl (NULL to remove it) of
+ * @type (ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT) on an inode (from 6.2, a
+ * dentry's), for a mount with idmapping @idmap.
+ *
+ * An access ACL that the mode bits can express is stored as the mode
+ * alone (posix_acl_update_mode); the mode changes only once the ACL is
+ * stored.
+ *
+ * Return: 0 or the error of storing it (-ENOSPC, -EIO, ...).
+ */
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+int ext2hole_set_acl(struct ext2hole_idmap *idmap, struct dentry *dentry,
+		     struct posix_acl *acl, int type)
+{
+	struct inode *inode = d_inode(dentry);
+#else
+int ext2hole_set_acl(struct ext2hole_idmap *idmap, struct inode *inode,
+		     struct posix_acl *acl, int type)
+{
+#endif
+	umode_t mode = inode->i_mode;
+	bool update_mode = false;
+	int err;
+
+	if (type == ACL_TYPE_ACCESS && acl) {
+		err = posix_acl_update_mode(idmap, inode, &mode, &acl);
+		if (err)
+			return err;
+		update_mode = true;
+	}
+	err = __ext2hole_set_acl(inode, acl, type);
+	if (!err && update_mode) {
+		inode->i_mode = mode;
+		inode_set_ctime_current(inode);
+		mark_inode_dirty(inode);
+	}
+	return err;
+}
+
 /**
- * ext2hole_acl_create_mode - the mode of a new inode under @dir
+ * ext2hole_init_acl - a new inode's ACLs, from its parent's default ACL
+ * @inode: the new inode (I_NEW), its mode as asked for
  * @dir: the parent directory
- * @mode: in: the mode asked for; out: after the umask or the default ACL
  *
  * With the acl mount option the VFS leaves the umask to the filesystem:
- * posix_acl_create() applies it, or the parent's default ACL.  Storing an
- * inherited ACL needs the write side, so an inode that would carry one is
- * refused (see the top of this file).
+ * posix_acl_create() applies it, or the parent's default ACL, to the
+ * mode; a directory inherits the default ACL itself too.
  *
- * Return: 0, -EOPNOTSUPP, or the error of reading the default ACL.
+ * Return: 0 or the error of storing an ACL.
  */
-int ext2hole_acl_create_mode(struct inode *dir, umode_t *mode)
+int ext2hole_init_acl(struct inode *inode, struct inode *dir)
 {
 	struct posix_acl *default_acl, *acl;
 	int err;
 
-	if (!IS_POSIXACL(dir))
-		return 0;
-	err = posix_acl_create(dir, mode, &default_acl, &acl);
+	err = posix_acl_create(dir, &inode->i_mode, &default_acl, &acl);
 	if (err)
 		return err;
-	if (!default_acl && !acl)
-		return 0;
-	posix_acl_release(default_acl);
-	posix_acl_release(acl);
-	return -EOPNOTSUPP;
+	if (default_acl) {
+		err = __ext2hole_set_acl(inode, default_acl, ACL_TYPE_DEFAULT);
+		posix_acl_release(default_acl);
+	} else {
+		inode->i_default_acl = NULL;
+	}
+	if (acl) {
+		if (!err)
+			err = __ext2hole_set_acl(inode, acl, ACL_TYPE_ACCESS);
+		posix_acl_release(acl);
+	} else {
+		inode->i_acl = NULL;
+	}
+	return err;
 }
 
 /**
- * ext2hole_acl_setattr_check - may this setattr go ahead without the ACL?
- * @inode: the inode
- * @iattr: the change, after setattr_prepare()
+ * ext2hole_acl_chmod - update the access ACL after a mode change
+ * @idmap: the mount's idmapping
+ * @dentry: the file, whose i_mode is already the new one
  *
- * A mode change that touches the permission bits of an inode with an
- * access ACL would have to update the ACL too (posix_acl_chmod); until
- * ACLs can be written it is refused.  Clearing set-id bits (a write by
- * another user, chown) does not touch the ACL and goes ahead.
- *
- * Return: 0, -EOPNOTSUPP, or the error of reading the ACL.
+ * Return: 0 or the error of storing the ACL.
  */
-int ext2hole_acl_setattr_check(struct inode *inode, const struct iattr *iattr)
+int ext2hole_acl_chmod(struct ext2hole_idmap *idmap, struct dentry *dentry)
 {
-	struct posix_acl *acl;
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+	return posix_acl_chmod(idmap, dentry, d_inode(dentry)->i_mode);
+#else
+	return posix_acl_chmod(idmap, d_inode(dentry), d_inode(dentry)->i_mode);
+#endif
+}
 
-	if (!(iattr->ia_valid & ATTR_MODE) || !IS_POSIXACL(inode) ||
-	    S_ISLNK(inode->i_mode))
-		return 0;
-	if (!((iattr->ia_mode ^ inode->i_mode) & 0777))
-		return 0;
-	acl = get_acl(inode, ACL_TYPE_ACCESS);
-	if (IS_ERR(acl))
-		return PTR_ERR(acl);
-	if (!acl)
-		return 0;
-	posix_acl_release(acl);
-	return -EOPNOTSUPP;
+static int ext2hole_initxattrs(struct inode *inode,
+			       const struct xattr *xattr_array, void *fs_info)
+{
+	const struct xattr *xattr;
+	int err = 0;
+
+	for (xattr = xattr_array; xattr->name; xattr++) {
+		err = ext2hole_xattr_set(inode, EXT2HOLE_XATTR_INDEX_SECURITY,
+					 xattr->name, xattr->value,
+					 xattr->value_len, 0);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/**
+ * ext2hole_init_security - a new inode's security labels (LSMs)
+ * @inode: the new inode (I_NEW)
+ * @dir: the parent directory
+ * @qstr: the new name (NULL for O_TMPFILE)
+ *
+ * Return: 0 or the error of storing a label.
+ */
+int ext2hole_init_security(struct inode *inode, struct inode *dir,
+			   const struct qstr *qstr)
+{
+	return security_inode_init_security(inode, dir, qstr,
+					    &ext2hole_initxattrs, NULL);
 }
