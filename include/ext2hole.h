@@ -9,7 +9,8 @@
  *   cuts the page cache before it frees blocks under the mutex.)
  *   s_balloc_mutex / s_ialloc_mutex are leaves taken under i_map_mutex;
  *   s_lock (spinlock) is innermost.  Faults: mmap_lock -> sb_start_pagefault
- *   -> invalidate_lock (shared) -> page lock.
+ *   -> invalidate_lock (shared) -> page lock.  Extended attributes:
+ *   i_xattr_sem -> i_map_mutex -> buffer lock (include/xattr.h).
  */
 #ifndef _EXT2HOLE_H
 #define _EXT2HOLE_H
