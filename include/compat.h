@@ -40,6 +40,15 @@
 #error "ext2hole supports Linux 6.1 and 6.12 (Debian 12's packaged series) only"
 #endif
 
+#if EXT2HOLE_SINCE(6, 2, 0)
+/*
+ * 6.2 API change: ->get_acl(inode, type, rcu) became ->get_inode_acl,
+ * ->set_acl and posix_acl_chmod() take a dentry, and the VFS handles the
+ * system.posix_acl_* names itself (the handlers are listing-only nop_*).
+ */
+#define EXT2HOLE_HAVE_GET_INODE_ACL		1
+#endif
+
 #if EXT2HOLE_SINCE(6, 3, 0)
 /* 6.3 API change: inode operations and setattr/fillattr take a mnt_idmap. */
 #define EXT2HOLE_HAVE_MNT_IDMAP			1

@@ -9,7 +9,8 @@
  *   cuts the page cache before it frees blocks under the mutex.)
  *   s_balloc_mutex / s_ialloc_mutex are leaves taken under i_map_mutex;
  *   s_lock (spinlock) is innermost.  Faults: mmap_lock -> sb_start_pagefault
- *   -> invalidate_lock (shared) -> page lock.
+ *   -> invalidate_lock (shared) -> page lock.  Extended attributes:
+ *   i_xattr_sem -> i_map_mutex -> buffer lock (include/xattr.h).
  */
 #ifndef _EXT2HOLE_H
 #define _EXT2HOLE_H
@@ -18,10 +19,12 @@
 #include <linux/buffer_head.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include "compat.h"
 #include "ext2hole_fs.h"
 #include "hole.h"
+#include "xattr.h"
 
 #define EXT2HOLE_VERSION		"0.1.0"
 
@@ -30,6 +33,10 @@
 #define EXT2HOLE_MOUNT_ERRORS_RO	0x0002
 #define EXT2HOLE_MOUNT_ERRORS_PANIC	0x0004
 #define EXT2HOLE_MOUNT_ERRORS_MASK	0x0007
+#define EXT2HOLE_MOUNT_XATTR_USER	0x0010	/* user_xattr */
+#define EXT2HOLE_MOUNT_POSIX_ACL	0x0020	/* acl */
+#define EXT2HOLE_MOUNT_GRPID		0x0040	/* grpid / bsdgroups */
+#define EXT2HOLE_MOUNT_NO_UID32		0x0080	/* nouid32 */
 
 #define ext2hole_test_opt(sb, opt) \
 	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
@@ -74,6 +81,8 @@ struct ext2hole_sb_info {
 	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
 	struct mutex s_ialloc_mutex;	/* inode bitmaps, inode/dir counts */
 
+	struct mb_cache *s_ea_block_cache;	/* xattr blocks to share */
+
 	struct ext2hole_hole_stats s_hole_stats;
 	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */
 	struct completion s_kobj_unregister;
@@ -91,6 +100,8 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  *	get_block, freeing in truncate); lookups take it too
  * @i_last_alloc: physical block allocated last, the goal for the next one
  * @i_last_logical: logical block allocated last (sequential-write detection)
+ * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
+ *	block); see include/xattr.h
  */
 struct ext2hole_inode_info {
 	__le32 i_data[EXT2HOLE_N_BLOCKS];
@@ -102,6 +113,7 @@ struct ext2hole_inode_info {
 	u32 i_last_alloc;
 	u32 i_last_logical;
 	struct mutex i_map_mutex;
+	struct rw_semaphore i_xattr_sem;
 	struct inode vfs_inode;
 };
 

@@ -239,21 +239,95 @@ enum {
 	EXT2HOLE_FT_MAX
 };
 
-/**
- * struct ext2hole_xattr_header - head of an extended-attribute block
+/*
+ * Extended attributes (ext2's format; the in-inode part in ext4's).
  *
- * ext2hole does not read or write extended attributes; it keeps the
- * block's reference count right when an inode that owns one is deleted.
+ * An xattr block (i_file_acl) starts with struct ext2hole_xattr_header;
+ * entries follow from byte 32, each EXT2HOLE_XATTR_LEN(name_len) bytes,
+ * the list ending in four zero bytes; values sit at the end of the block,
+ * e_value_offs counted from the block start, each padded to 4 bytes.
+ *
+ * In 256-byte (and larger) inodes, the 16-bit i_extra_isize at byte 128
+ * says how much of the inode past 128 bytes is inode fields; right after
+ * them, a struct ext2hole_xattr_ibody_header and the same entry list,
+ * with values counted from the first entry and ending at the inode's end.
+ * i_extra_isize 0 means no in-inode attributes.
  */
 struct ext2hole_xattr_header {
 	__le32	h_magic;		/* 0x00 EXT2HOLE_XATTR_MAGIC */
-	__le32	h_refcount;		/* 0x04 */
+	__le32	h_refcount;		/* 0x04 inodes sharing the block */
 	__le32	h_blocks;		/* 0x08 must be 1 */
-	__le32	h_hash;			/* 0x0c */
+	__le32	h_hash;			/* 0x0c hash of the entries' hashes */
 	__le32	h_reserved[4];		/* 0x10 */
 };
 static_assert(sizeof(struct ext2hole_xattr_header) == 32);
 #define EXT2HOLE_XATTR_MAGIC		0xEA020000
+#define EXT2HOLE_XATTR_REFCOUNT_MAX	1024
+
+struct ext2hole_xattr_ibody_header {
+	__le32	h_magic;		/* 0x00 EXT2HOLE_XATTR_MAGIC */
+};
+static_assert(sizeof(struct ext2hole_xattr_ibody_header) == 4);
+
+/* Offset of the __le16 i_extra_isize in an inode larger than 128 bytes. */
+#define EXT2HOLE_EXTRA_ISIZE_OFFSET	128
+
+/**
+ * struct ext2hole_xattr_entry - one attribute's name and where its value is
+ */
+struct ext2hole_xattr_entry {
+	__u8	e_name_len;		/* 0x00 */
+	__u8	e_name_index;		/* 0x01 EXT2HOLE_XATTR_INDEX_* */
+	__le16	e_value_offs;		/* 0x02 */
+	__le32	e_value_block;		/* 0x04 must be 0 (ext4: value inode) */
+	__le32	e_value_size;		/* 0x08 */
+	__le32	e_hash;			/* 0x0c hash of name and value */
+	char	e_name[];		/* 0x10 not NUL-ended */
+};
+static_assert(sizeof(struct ext2hole_xattr_entry) == 16);
+
+#define EXT2HOLE_XATTR_PAD		4
+#define EXT2HOLE_XATTR_ROUND		(EXT2HOLE_XATTR_PAD - 1)
+#define EXT2HOLE_XATTR_LEN(name_len) \
+	(((name_len) + EXT2HOLE_XATTR_ROUND + \
+	  sizeof(struct ext2hole_xattr_entry)) & ~EXT2HOLE_XATTR_ROUND)
+#define EXT2HOLE_XATTR_SIZE(size) \
+	(((size) + EXT2HOLE_XATTR_ROUND) & ~EXT2HOLE_XATTR_ROUND)
+
+/* e_name_index: the namespace prefix left out of e_name */
+#define EXT2HOLE_XATTR_INDEX_USER		1
+#define EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS	2
+#define EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT	3
+#define EXT2HOLE_XATTR_INDEX_TRUSTED		4
+#define EXT2HOLE_XATTR_INDEX_LUSTRE		5
+#define EXT2HOLE_XATTR_INDEX_SECURITY		6
+
+/*
+ * A POSIX ACL as an attribute value: the header, then the entries.
+ * ACL_USER and ACL_GROUP entries carry an id (8 bytes); the others
+ * (USER_OBJ, GROUP_OBJ, MASK, OTHER) are short (4 bytes).
+ */
+#define EXT2HOLE_ACL_VERSION		0x0001
+struct ext2hole_acl_header {
+	__le32	a_version;		/* 0x0 EXT2HOLE_ACL_VERSION */
+};
+struct ext2hole_acl_entry {
+	__le16	e_tag;			/* 0x0 ACL_USER_OBJ ... */
+	__le16	e_perm;			/* 0x2 */
+	__le32	e_id;			/* 0x4 uid or gid */
+};
+struct ext2hole_acl_entry_short {
+	__le16	e_tag;			/* 0x0 */
+	__le16	e_perm;			/* 0x2 */
+};
+static_assert(sizeof(struct ext2hole_acl_entry) == 8);
+static_assert(sizeof(struct ext2hole_acl_entry_short) == 4);
+
+/* s_default_mount_opts bits that ext2hole honours */
+#define EXT2HOLE_DEFM_BSDGROUPS		0x0002
+#define EXT2HOLE_DEFM_XATTR_USER	0x0004
+#define EXT2HOLE_DEFM_ACL		0x0008
+#define EXT2HOLE_DEFM_UID16		0x0010
 
 /* A fast symlink keeps its target in i_block (60 bytes at most). */
 #define EXT2HOLE_FAST_SYMLINK_MAX	(EXT2HOLE_N_BLOCKS * 4)

@@ -297,7 +297,7 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
  * ext2hole_new_inode - allocate an inode
  * @dir: the parent directory
  * @mode: the new inode's mode
- * @qstr: its name (unused: no security labels)
+ * @qstr: its name (for security labels; NULL for O_TMPFILE)
  *
  * Return: a new inode, locked (I_NEW) and dirty, with owner, times, flags
  * and generation set and no blocks; the caller sets the operations and
@@ -341,7 +341,14 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 		return ERR_PTR(-EFSCORRUPTED);
 	}
 
-	inode_init_owner(EXT2HOLE_NOP_IDMAP, inode, dir, mode);
+	if (ext2hole_test_opt(sb, GRPID)) {
+		/* BSD semantics: the directory's group, no setgid rule */
+		inode->i_mode = mode;
+		inode->i_uid = current_fsuid();
+		inode->i_gid = dir->i_gid;
+	} else {
+		inode_init_owner(EXT2HOLE_NOP_IDMAP, inode, dir, mode);
+	}
 	inode->i_ino = ino;
 	inode->i_blocks = 0;
 	simple_inode_init_ts(inode);
@@ -369,6 +376,12 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 	}
 
 	err = ext2hole_zero_raw_inode(sb, ino);
+	if (err)
+		goto fail_drop;
+	err = ext2hole_init_acl(inode, dir);
+	if (err)
+		goto fail_drop;
+	err = ext2hole_init_security(inode, dir, qstr);
 	if (err)
 		goto fail_drop;
 	mark_inode_dirty(inode);

@@ -170,8 +170,12 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 		goto bad;
 	}
 	inode->i_mode = mode;
-	uid = le16_to_cpu(raw->i_uid) | (le16_to_cpu(raw->i_uid_high) << 16);
-	gid = le16_to_cpu(raw->i_gid) | (le16_to_cpu(raw->i_gid_high) << 16);
+	uid = le16_to_cpu(raw->i_uid);
+	gid = le16_to_cpu(raw->i_gid);
+	if (!ext2hole_test_opt(sb, NO_UID32)) {
+		uid |= le16_to_cpu(raw->i_uid_high) << 16;
+		gid |= le16_to_cpu(raw->i_gid_high) << 16;
+	}
 	i_uid_write(inode, uid);
 	i_gid_write(inode, gid);
 
@@ -287,10 +291,18 @@ static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
 		return PTR_ERR(raw);
 
 	raw->i_mode = cpu_to_le16(inode->i_mode);
-	raw->i_uid = cpu_to_le16(low_16_bits(uid));
-	raw->i_uid_high = cpu_to_le16(high_16_bits(uid));
-	raw->i_gid = cpu_to_le16(low_16_bits(gid));
-	raw->i_gid_high = cpu_to_le16(high_16_bits(gid));
+	if (ext2hole_test_opt(sb, NO_UID32)) {
+		/* 16-bit ids: larger ones are stored as the overflow id */
+		raw->i_uid = cpu_to_le16(fs_high2lowuid(uid));
+		raw->i_gid = cpu_to_le16(fs_high2lowgid(gid));
+		raw->i_uid_high = 0;
+		raw->i_gid_high = 0;
+	} else {
+		raw->i_uid = cpu_to_le16(low_16_bits(uid));
+		raw->i_uid_high = cpu_to_le16(high_16_bits(uid));
+		raw->i_gid = cpu_to_le16(low_16_bits(gid));
+		raw->i_gid_high = cpu_to_le16(high_16_bits(gid));
+	}
 	raw->i_links_count = cpu_to_le16(inode->i_nlink);
 	raw->i_size = cpu_to_le32(inode->i_size);
 	raw->i_atime = cpu_to_le32(inode_get_atime_sec(inode));
@@ -815,8 +827,10 @@ int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 			return err;
 	}
 	setattr_copy(idmap, inode, iattr);
+	if (iattr->ia_valid & ATTR_MODE)
+		err = ext2hole_acl_chmod(idmap, dentry);
 	mark_inode_dirty(inode);
-	return 0;
+	return err;
 }
 
 int ext2hole_getattr(struct ext2hole_idmap *idmap, const struct path *path,
@@ -843,60 +857,6 @@ int ext2hole_getattr(struct ext2hole_idmap *idmap, const struct path *path,
 /* ---------------------------------------------------------------------- */
 /* eviction */
 
-/*
- * Drop the inode's reference to its extended-attribute block: decrement
- * h_refcount, free the block when it reaches zero.
- */
-static void ext2hole_drop_xattr_block(struct inode *inode)
-{
-	struct super_block *sb = inode->i_sb;
-	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
-	struct ext2hole_xattr_header *hdr;
-	struct buffer_head *bh;
-	u32 nr = ei->i_file_acl, ref;
-
-	if (!nr)
-		return;
-	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
-		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
-			       inode->i_ino, nr);
-		return;
-	}
-	bh = ext2hole_bread(sb, nr);
-	if (!bh) {
-		ext2hole_error(sb, "inode %lu: cannot read extended attribute block %u",
-			       inode->i_ino, nr);
-		return;
-	}
-	hdr = (struct ext2hole_xattr_header *)bh->b_data;
-	if (hdr->h_magic != cpu_to_le32(EXT2HOLE_XATTR_MAGIC) ||
-	    hdr->h_blocks != cpu_to_le32(1)) {
-		brelse(bh);
-		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
-			       inode->i_ino, nr);
-		return;
-	}
-	lock_buffer(bh);
-	ref = le32_to_cpu(hdr->h_refcount);
-	if (ref > 1) {
-		hdr->h_refcount = cpu_to_le32(ref - 1);
-		unlock_buffer(bh);
-		ext2hole_dirty_meta(bh);
-		if (IS_SYNC(inode))
-			sync_dirty_buffer(bh);
-		brelse(bh);
-	} else {
-		unlock_buffer(bh);
-		bforget(bh);
-		ext2hole_free_blocks(inode, nr, 1);
-	}
-	ei->i_file_acl = 0;
-	if (inode->i_blocks >= ext2hole_sectors(sb))
-		inode->i_blocks -= ext2hole_sectors(sb);
-	else
-		inode->i_blocks = 0;
-}
-
 void ext2hole_evict_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
@@ -912,7 +872,7 @@ void ext2hole_evict_inode(struct inode *inode)
 		inode->i_size = 0;
 		if (inode->i_blocks)
 			ext2hole_truncate_blocks(inode, 0);
-		ext2hole_drop_xattr_block(inode);
+		ext2hole_xattr_delete_inode(inode);
 		__ext2hole_write_inode(inode, inode_needs_sync(inode));
 	}
 

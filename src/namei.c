@@ -512,9 +512,23 @@ const struct inode_operations ext2hole_dir_inode_operations = {
 	.getattr	= ext2hole_getattr,
 	.fileattr_get	= ext2hole_fileattr_get,
 	.fileattr_set	= ext2hole_fileattr_set,
+	.listxattr	= ext2hole_listxattr,
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+	.get_inode_acl	= ext2hole_get_acl,
+#else
+	.get_acl	= ext2hole_get_acl,
+#endif
+	.set_acl	= ext2hole_set_acl,
 };
 
 const struct inode_operations ext2hole_special_inode_operations = {
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
+	.listxattr	= ext2hole_listxattr,
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+	.get_inode_acl	= ext2hole_get_acl,
+#else
+	.get_acl	= ext2hole_get_acl,
+#endif
+	.set_acl	= ext2hole_set_acl,
 };

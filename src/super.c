@@ -18,6 +18,7 @@
 #include <linux/random.h>
 #include <linux/log2.h>
 #include <linux/writeback.h>
+#include <linux/mbcache.h>
 #include "ext2hole.h"
 
 static struct kmem_cache *ext2hole_inode_cachep;
@@ -221,6 +222,7 @@ static void ext2hole_inode_init_once(void *foo)
 	struct ext2hole_inode_info *ei = foo;
 
 	mutex_init(&ei->i_map_mutex);
+	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }
 
@@ -230,6 +232,11 @@ static void ext2hole_inode_init_once(void *foo)
 struct ext2hole_fs_context {
 	unsigned long errors;		/* EXT2HOLE_MOUNT_ERRORS_*, 0: unset */
 	int mkwrite;			/* -1: unset */
+	int acl;			/* acl / noacl, -1: unset */
+	int user_xattr;			/* user_xattr / nouser_xattr, -1: unset */
+	int grpid;			/* grpid / nogrpid, -1: unset */
+	bool nouid32;
+	unsigned int ignored;		/* 1 << Opt_nobh ... given */
 	bool resuid_set;
 	bool resgid_set;
 	kuid_t resuid;
@@ -241,6 +248,21 @@ enum {
 	Opt_mkwrite,
 	Opt_resuid,
 	Opt_resgid,
+	Opt_acl,
+	Opt_user_xattr,
+	Opt_grpid,
+	Opt_nogrpid,
+	Opt_nouid32,
+	Opt_nobh,
+	Opt_oldalloc,
+	Opt_orlov,
+};
+
+/* Options the ext2 driver accepts and ignores: accepted with a notice. */
+static const char * const ext2hole_ignored_opts[] = {
+	[Opt_nobh] = "nobh",
+	[Opt_oldalloc] = "oldalloc",
+	[Opt_orlov] = "orlov",
 };
 
 static const struct constant_table ext2hole_param_errors[] = {
@@ -261,6 +283,16 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_enum("mkwrite",	Opt_mkwrite, ext2hole_param_mkwrite),
 	fsparam_u32("resuid",	Opt_resuid),
 	fsparam_u32("resgid",	Opt_resgid),
+	fsparam_flag_no("acl",	Opt_acl),
+	fsparam_flag_no("user_xattr", Opt_user_xattr),
+	fsparam_flag("grpid",	Opt_grpid),
+	fsparam_flag("bsdgroups", Opt_grpid),
+	fsparam_flag("nogrpid",	Opt_nogrpid),
+	fsparam_flag("sysvgroups", Opt_nogrpid),
+	fsparam_flag("nouid32",	Opt_nouid32),
+	fsparam_flag("nobh",	Opt_nobh),
+	fsparam_flag("oldalloc", Opt_oldalloc),
+	fsparam_flag("orlov",	Opt_orlov),
 	{}
 };
 
@@ -298,6 +330,26 @@ static int ext2hole_parse_param(struct fs_context *fc,
 		ctx->resgid = gid;
 		ctx->resgid_set = true;
 		break;
+	case Opt_acl:
+		ctx->acl = !result.negated;
+		break;
+	case Opt_user_xattr:
+		ctx->user_xattr = !result.negated;
+		break;
+	case Opt_grpid:
+		ctx->grpid = 1;
+		break;
+	case Opt_nogrpid:
+		ctx->grpid = 0;
+		break;
+	case Opt_nouid32:
+		ctx->nouid32 = true;
+		break;
+	case Opt_nobh:
+	case Opt_oldalloc:
+	case Opt_orlov:
+		ctx->ignored |= 1U << opt;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -309,6 +361,7 @@ static void ext2hole_apply_options(struct super_block *sb,
 				   struct ext2hole_fs_context *ctx)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned int i;
 
 	spin_lock(&sbi->s_lock);
 	if (ctx->errors) {
@@ -321,7 +374,34 @@ static void ext2hole_apply_options(struct super_block *sb,
 		sbi->s_resuid = ctx->resuid;
 	if (ctx->resgid_set)
 		sbi->s_resgid = ctx->resgid;
+	if (ctx->acl >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_POSIX_ACL;
+		if (ctx->acl)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_POSIX_ACL;
+	}
+	if (ctx->user_xattr >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_XATTR_USER;
+		if (ctx->user_xattr)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_XATTR_USER;
+	}
+	if (ctx->grpid >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_GRPID;
+		if (ctx->grpid)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_GRPID;
+	}
+	if (ctx->nouid32)
+		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
 	spin_unlock(&sbi->s_lock);
+	for (i = 0; i < ARRAY_SIZE(ext2hole_ignored_opts); i++)
+		if ((ctx->ignored & (1U << i)) && ext2hole_ignored_opts[i])
+			ext2hole_msg(sb, KERN_INFO,
+				     "option %s ignored, as by the ext2 driver",
+				     ext2hole_ignored_opts[i]);
+	/* The VFS leaves SB_POSIXACL to the filesystem, on remount too. */
+	if (ext2hole_test_opt(sb, POSIX_ACL))
+		sb->s_flags |= SB_POSIXACL;
+	else
+		sb->s_flags &= ~SB_POSIXACL;
 }
 
 static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
@@ -329,6 +409,7 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 	struct super_block *sb = root->d_sb;
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	struct ext2hole_super_block *es = sbi->s_es;
+	u32 def = le32_to_cpu(es->s_default_mount_opts);
 	const char *errors;
 
 	if (ext2hole_test_opt(sb, ERRORS_PANIC))
@@ -340,6 +421,13 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 	seq_printf(seq, ",errors=%s", errors);
 	seq_printf(seq, ",mkwrite=%s",
 		   sbi->s_mkwrite == EXT2HOLE_MKWRITE_NOALLOC ? "noalloc" : "alloc");
+	if (!ext2hole_test_opt(sb, GRPID) != !(def & EXT2HOLE_DEFM_BSDGROUPS))
+		seq_puts(seq, ext2hole_test_opt(sb, GRPID) ? ",grpid" : ",nogrpid");
+	if (ext2hole_test_opt(sb, NO_UID32) && !(def & EXT2HOLE_DEFM_UID16))
+		seq_puts(seq, ",nouid32");
+	seq_puts(seq, ext2hole_test_opt(sb, POSIX_ACL) ? ",acl" : ",noacl");
+	seq_puts(seq, ext2hole_test_opt(sb, XATTR_USER) ? ",user_xattr" :
+		 ",nouser_xattr");
 	if (!uid_eq(sbi->s_resuid,
 		    make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid))))
 		seq_printf(seq, ",resuid=%u",
@@ -403,6 +491,8 @@ static void ext2hole_free_sbi(struct ext2hole_sb_info *sbi)
 {
 	unsigned long i;
 
+	if (sbi->s_ea_block_cache)
+		mb_cache_destroy(sbi->s_ea_block_cache);
 	if (sbi->s_group_desc) {
 		for (i = 0; i < sbi->s_gdb_count; i++)
 			brelse(sbi->s_group_desc[i]);
@@ -905,6 +995,11 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	sbi->s_next_generation = get_random_u32();
+	sbi->s_ea_block_cache = mb_cache_create(EXT2HOLE_XATTR_CACHE_BITS);
+	if (!sbi->s_ea_block_cache) {
+		err = -ENOMEM;
+		goto failed;
+	}
 
 	/* Options: the superblock's defaults, then what the user gave. */
 	switch (le16_to_cpu(es->s_errors)) {
@@ -918,6 +1013,20 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		sbi->s_mount_opt = EXT2HOLE_MOUNT_ERRORS_CONT;
 		break;
 	}
+	/*
+	 * acl and user_xattr: on unless refused with noacl / nouser_xattr.
+	 * The ext2 driver takes them from s_default_mount_opts only; the ext4
+	 * driver, which serves ext2 images on Debian, sets both whatever the
+	 * superblock says (EXT2HOLE_DEFM_ACL, EXT2HOLE_DEFM_XATTR_USER, which
+	 * mke2fs sets by default, can only agree).  ext2hole does as ext4: an
+	 * image whose default options lack them still has its ACLs enforced.
+	 */
+	sbi->s_mount_opt |= EXT2HOLE_MOUNT_POSIX_ACL | EXT2HOLE_MOUNT_XATTR_USER;
+	/* grpid and nouid32: from the superblock, as both drivers do */
+	if (le32_to_cpu(es->s_default_mount_opts) & EXT2HOLE_DEFM_BSDGROUPS)
+		sbi->s_mount_opt |= EXT2HOLE_MOUNT_GRPID;
+	if (le32_to_cpu(es->s_default_mount_opts) & EXT2HOLE_DEFM_UID16)
+		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
 	sbi->s_mkwrite = EXT2HOLE_MKWRITE_ALLOC;
 	sbi->s_resuid = make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid));
 	sbi->s_resgid = make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid));
@@ -926,6 +1035,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
+	sb->s_xattr = ext2hole_xattr_handlers;
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
 	sb->s_time_gran = NSEC_PER_SEC;
@@ -1025,6 +1135,9 @@ static int ext2hole_init_fs_context(struct fs_context *fc)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->mkwrite = -1;
+	ctx->acl = -1;
+	ctx->user_xattr = -1;
+	ctx->grpid = -1;
 	fc->fs_private = ctx;
 	fc->ops = &ext2hole_context_ops;
 	return 0;

@@ -31,10 +31,12 @@ const struct inode_operations ext2hole_symlink_inode_operations = {
 	.get_link	= ext2hole_get_link,
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
+	.listxattr	= ext2hole_listxattr,
 };
 
 const struct inode_operations ext2hole_fast_symlink_inode_operations = {
 	.get_link	= simple_get_link,
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
+	.listxattr	= ext2hole_listxattr,
 };

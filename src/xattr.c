@@ -1,0 +1,948 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext2hole extended attributes: reading them from the inode body and the
+ * xattr block, and listing them.
+ *
+ * Both places hold the same kind of list (include/ext2hole_fs.h): entries
+ * from a start address up to four zero bytes, values elsewhere in the same
+ * region.  A list is checked whole before anything in it is used; a bad
+ * one is refused with an `ext2hole (<dev>):` line and -EFSCORRUPTED, its
+ * contents never followed.  The in-inode list is searched first, then the
+ * block, as the ext4 driver does; listxattr lists them in that order.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sort.h>
+#include <linux/mbcache.h>
+#include "ext2hole.h"
+#include "xattr.h"
+
+#define EXT2HOLE_XATTR_LAST(e)	(*(const __le32 *)(e) == 0)
+#define EXT2HOLE_XATTR_NEXT(e) \
+	((struct ext2hole_xattr_entry *)((char *)(e) + \
+					 EXT2HOLE_XATTR_LEN((e)->e_name_len)))
+
+static void ext2hole_xattr_cache_insert(struct super_block *sb,
+					struct buffer_head *bh);
+
+/**
+ * struct ext2hole_xattr_list - one checked list of entries
+ * @first: the first entry
+ * @end: the end of the region (block end, inode end)
+ * @base: what e_value_offs counts from
+ */
+struct ext2hole_xattr_list {
+	struct ext2hole_xattr_entry *first;
+	void *end;
+	void *base;
+};
+
+/*
+ * Check a list of entries: every entry and the terminator inside the
+ * region, no value block (ext4's value inodes are not ext2's format), each
+ * value inside the region after the entry list.  Returns NULL when the
+ * list is sound, else what is wrong with it.
+ */
+static const char *ext2hole_xattr_check_list(const struct ext2hole_xattr_list *l)
+{
+	struct ext2hole_xattr_entry *e = l->first;
+	size_t room = (char *)l->end - (char *)l->base;
+	void *names_end;
+
+	for (;;) {
+		if ((char *)e + sizeof(__le32) > (char *)l->end)
+			return "entry list not terminated";
+		if (EXT2HOLE_XATTR_LAST(e))
+			break;
+		if ((char *)e + sizeof(*e) > (char *)l->end ||
+		    (char *)EXT2HOLE_XATTR_NEXT(e) + sizeof(__le32) >
+		    (char *)l->end)
+			return "entry beyond the end";
+		if (e->e_value_block)
+			return "value in another block or inode";
+		if (memchr(e->e_name, 0, e->e_name_len))
+			return "NUL in a name";
+		e = EXT2HOLE_XATTR_NEXT(e);
+	}
+	names_end = (char *)e + sizeof(__le32);
+
+	for (e = l->first; !EXT2HOLE_XATTR_LAST(e); e = EXT2HOLE_XATTR_NEXT(e)) {
+		u32 size = le32_to_cpu(e->e_value_size);
+		u16 offs = le16_to_cpu(e->e_value_offs);
+		char *value;
+
+		if (!size)
+			continue;
+		if (size > room || offs > room)
+			return "bad value size or offset";
+		value = (char *)l->base + offs;
+		if (value < (char *)names_end)
+			return "value overlaps the entries";
+		if (EXT2HOLE_XATTR_SIZE((size_t)size) > (size_t)((char *)l->end - value))
+			return "value beyond the end";
+	}
+	return NULL;
+}
+
+/*
+ * The in-inode list of @inode.  Returns 0 and the inode table buffer in
+ * *@bhp (NULL when the inode has no in-inode attributes), or an error.
+ */
+static int ext2hole_xattr_ibody(struct inode *inode, struct buffer_head **bhp,
+				struct ext2hole_xattr_list *l)
+{
+	struct super_block *sb = inode->i_sb;
+	unsigned int isize = EXT2HOLE_SB(sb)->s_inode_size;
+	struct ext2hole_xattr_ibody_header *hdr;
+	struct ext2hole_inode *raw;
+	struct buffer_head *bh;
+	const char *why;
+	unsigned int extra;
+
+	*bhp = NULL;
+	if (isize <= EXT2HOLE_GOOD_OLD_INODE_SIZE)
+		return 0;
+	raw = ext2hole_get_raw_inode(sb, inode->i_ino, &bh);
+	if (IS_ERR(raw))
+		return PTR_ERR(raw);
+	extra = le16_to_cpu(*(__le16 *)((char *)raw + EXT2HOLE_EXTRA_ISIZE_OFFSET));
+	if (extra > isize - EXT2HOLE_GOOD_OLD_INODE_SIZE || (extra & 3)) {
+		why = "bad i_extra_isize";
+		goto corrupt;
+	}
+	/* As ext4: no room for the magic, or no magic, is no attributes. */
+	if (!extra || EXT2HOLE_GOOD_OLD_INODE_SIZE + extra + sizeof(*hdr) > isize)
+		goto none;
+	hdr = (void *)((char *)raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra);
+	if (hdr->h_magic != cpu_to_le32(EXT2HOLE_XATTR_MAGIC))
+		goto none;
+	l->first = (struct ext2hole_xattr_entry *)(hdr + 1);
+	l->end = (char *)raw + isize;
+	l->base = l->first;
+	why = ext2hole_xattr_check_list(l);
+	if (why)
+		goto corrupt;
+	*bhp = bh;
+	return 0;
+
+corrupt:
+	brelse(bh);
+	ext2hole_error(sb, "inode %lu: corrupted in-inode extended attributes: %s",
+		       inode->i_ino, why);
+	return -EFSCORRUPTED;
+none:
+	brelse(bh);
+	return 0;
+}
+
+/*
+ * The xattr block of @inode, checked.  Returns the buffer (NULL when the
+ * inode has none) or an ERR_PTR.
+ */
+static struct buffer_head *ext2hole_xattr_block(struct inode *inode,
+						struct ext2hole_xattr_list *l)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 nr = EXT2HOLE_I(inode)->i_file_acl;
+	struct ext2hole_xattr_header *hdr;
+	struct buffer_head *bh;
+	const char *why;
+
+	if (!nr)
+		return NULL;
+	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
+		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
+			       inode->i_ino, nr);
+		return ERR_PTR(-EFSCORRUPTED);
+	}
+	bh = ext2hole_bread(sb, nr);
+	if (!bh) {
+		ext2hole_msg(sb, KERN_ERR,
+			     "inode %lu: cannot read extended attribute block %u",
+			     inode->i_ino, nr);
+		return ERR_PTR(-EIO);
+	}
+	hdr = (struct ext2hole_xattr_header *)bh->b_data;
+	if (hdr->h_magic != cpu_to_le32(EXT2HOLE_XATTR_MAGIC)) {
+		why = "bad magic";
+		goto corrupt;
+	}
+	if (hdr->h_blocks != cpu_to_le32(1)) {
+		why = "h_blocks is not 1";
+		goto corrupt;
+	}
+	if (!hdr->h_refcount) {
+		why = "reference count 0";
+		goto corrupt;
+	}
+	l->first = (struct ext2hole_xattr_entry *)(hdr + 1);
+	l->end = bh->b_data + bh->b_size;
+	l->base = bh->b_data;
+	why = ext2hole_xattr_check_list(l);
+	if (why)
+		goto corrupt;
+	ext2hole_xattr_cache_insert(sb, bh);
+	return bh;
+
+corrupt:
+	brelse(bh);
+	ext2hole_error(sb, "inode %lu: bad extended attribute block %u: %s",
+		       inode->i_ino, nr, why);
+	return ERR_PTR(-EFSCORRUPTED);
+}
+
+/* Look @name up in a checked list; copy the value out as getxattr does. */
+static int ext2hole_xattr_find(const struct ext2hole_xattr_list *l,
+			       int name_index, const char *name,
+			       size_t name_len, void *buffer, size_t size)
+{
+	struct ext2hole_xattr_entry *e;
+
+	for (e = l->first; !EXT2HOLE_XATTR_LAST(e); e = EXT2HOLE_XATTR_NEXT(e)) {
+		size_t vsize;
+
+		if (e->e_name_index != name_index || e->e_name_len != name_len ||
+		    memcmp(e->e_name, name, name_len))
+			continue;
+		vsize = le32_to_cpu(e->e_value_size);
+		if (buffer) {
+			if (vsize > size)
+				return -ERANGE;
+			memcpy(buffer, (char *)l->base +
+			       le16_to_cpu(e->e_value_offs), vsize);
+		}
+		return vsize;
+	}
+	return -ENODATA;
+}
+
+/**
+ * ext2hole_xattr_get - read one extended attribute
+ * @inode: the inode
+ * @name_index: EXT2HOLE_XATTR_INDEX_* (the namespace)
+ * @name: the name without its namespace prefix
+ * @buffer: where the value goes, or NULL to ask for its size
+ * @size: the size of @buffer
+ *
+ * Return: the size of the value, -ENODATA when there is no such
+ * attribute, -ERANGE when @buffer is too small or @name too long,
+ * -EFSCORRUPTED (reported) or -EIO.
+ */
+int ext2hole_xattr_get(struct inode *inode, int name_index, const char *name,
+		       void *buffer, size_t size)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_xattr_list l;
+	struct buffer_head *bh;
+	size_t name_len;
+	int err;
+
+	if (!name)
+		return -EINVAL;
+	name_len = strlen(name);
+	if (name_len > 255)
+		return -ERANGE;
+
+	down_read(&ei->i_xattr_sem);
+	err = ext2hole_xattr_ibody(inode, &bh, &l);
+	if (err)
+		goto out;
+	if (bh) {
+		err = ext2hole_xattr_find(&l, name_index, name, name_len,
+					  buffer, size);
+		brelse(bh);
+		if (err != -ENODATA)
+			goto out;
+	}
+	bh = ext2hole_xattr_block(inode, &l);
+	if (IS_ERR(bh)) {
+		err = PTR_ERR(bh);
+		goto out;
+	}
+	err = -ENODATA;
+	if (bh) {
+		err = ext2hole_xattr_find(&l, name_index, name, name_len,
+					  buffer, size);
+		brelse(bh);
+	}
+out:
+	up_read(&ei->i_xattr_sem);
+	return err;
+}
+
+/*
+ * Add the names of a checked list that @dentry's caller may see to
+ * @buffer (@size bytes, *@used of them taken); with a NULL @buffer only
+ * count.  Unknown namespaces are left out, as the ext2/ext4 drivers do.
+ */
+static int ext2hole_xattr_list_names(struct dentry *dentry,
+				     const struct ext2hole_xattr_list *l,
+				     char *buffer, size_t size, size_t *used)
+{
+	struct ext2hole_xattr_entry *e;
+
+	for (e = l->first; !EXT2HOLE_XATTR_LAST(e); e = EXT2HOLE_XATTR_NEXT(e)) {
+		const struct xattr_handler *handler;
+		const char *prefix;
+		size_t plen, total;
+
+		handler = ext2hole_xattr_handler(e->e_name_index);
+		if (!handler || (handler->list && !handler->list(dentry)))
+			continue;
+		prefix = xattr_prefix(handler);
+		plen = strlen(prefix);
+		total = plen + e->e_name_len + 1;
+		if (buffer) {
+			if (total > size - *used)
+				return -ERANGE;
+			memcpy(buffer + *used, prefix, plen);
+			memcpy(buffer + *used + plen, e->e_name, e->e_name_len);
+			buffer[*used + total - 1] = '\0';
+		}
+		*used += total;
+	}
+	return 0;
+}
+
+/**
+ * ext2hole_listxattr - inode_operations.listxattr
+ * @dentry: the file
+ * @buffer: where the NUL-separated names go, or NULL to ask for the size
+ * @size: the size of @buffer
+ *
+ * Return: the size of the list, or -ERANGE, -EFSCORRUPTED, -EIO.
+ */
+ssize_t ext2hole_listxattr(struct dentry *dentry, char *buffer, size_t size)
+{
+	struct inode *inode = d_inode(dentry);
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_xattr_list l;
+	struct buffer_head *bh;
+	size_t used = 0;
+	int err;
+
+	down_read(&ei->i_xattr_sem);
+	err = ext2hole_xattr_ibody(inode, &bh, &l);
+	if (err)
+		goto out;
+	if (bh) {
+		err = ext2hole_xattr_list_names(dentry, &l, buffer, size, &used);
+		brelse(bh);
+		if (err)
+			goto out;
+	}
+	bh = ext2hole_xattr_block(inode, &l);
+	if (IS_ERR(bh)) {
+		err = PTR_ERR(bh);
+		goto out;
+	}
+	if (bh) {
+		err = ext2hole_xattr_list_names(dentry, &l, buffer, size, &used);
+		brelse(bh);
+	}
+out:
+	up_read(&ei->i_xattr_sem);
+	return err ? err : used;
+}
+
+/* ---------------------------------------------------------------------- */
+/* writing */
+
+/*
+ * An attribute while a set rebuilds the lists: name and value point into
+ * copies of the old lists (or at the caller's new value).
+ */
+struct ext2hole_xattr_item {
+	const char *name;
+	const void *value;
+	u32 size;
+	u8 name_len;
+	u8 index;
+	bool in_inode;
+};
+
+#define EXT2HOLE_NAME_HASH_SHIFT	5
+#define EXT2HOLE_VALUE_HASH_SHIFT	16
+#define EXT2HOLE_BLOCK_HASH_SHIFT	16
+
+/*
+ * The hash of an entry, as ext2/ext4 and e2fsck compute it: the name's
+ * bytes, then the value's (zero-padded) little-endian words.
+ */
+static __le32 ext2hole_xattr_hash_entry(const char *name, size_t name_len,
+					const void *value, size_t size)
+{
+	const unsigned char *n = (const unsigned char *)name;
+	const __le32 *v = value;
+	u32 hash = 0;
+	size_t i;
+
+	for (i = 0; i < name_len; i++)
+		hash = (hash << EXT2HOLE_NAME_HASH_SHIFT) ^
+		       (hash >> (32 - EXT2HOLE_NAME_HASH_SHIFT)) ^ n[i];
+	for (i = 0; i < EXT2HOLE_XATTR_SIZE(size) / 4; i++)
+		hash = (hash << EXT2HOLE_VALUE_HASH_SHIFT) ^
+		       (hash >> (32 - EXT2HOLE_VALUE_HASH_SHIFT)) ^
+		       le32_to_cpu(v[i]);
+	return cpu_to_le32(hash);
+}
+
+/* The block hash of ext2_xattr_rehash: 0 if an entry has no hash. */
+static __le32 ext2hole_xattr_hash_block(struct ext2hole_xattr_entry *first)
+{
+	struct ext2hole_xattr_entry *e;
+	u32 hash = 0;
+
+	for (e = first; !EXT2HOLE_XATTR_LAST(e); e = EXT2HOLE_XATTR_NEXT(e)) {
+		if (!e->e_hash)
+			return 0;
+		hash = (hash << EXT2HOLE_BLOCK_HASH_SHIFT) ^
+		       (hash >> (32 - EXT2HOLE_BLOCK_HASH_SHIFT)) ^
+		       le32_to_cpu(e->e_hash);
+	}
+	return cpu_to_le32(hash);
+}
+
+/* Bytes the entries placed @in_inode take: entries, terminator, values. */
+static size_t ext2hole_xattr_need(const struct ext2hole_xattr_item *it, int n,
+				  bool in_inode)
+{
+	size_t need = sizeof(__le32);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (it[i].in_inode == in_inode)
+			need += EXT2HOLE_XATTR_LEN(it[i].name_len) +
+				EXT2HOLE_XATTR_SIZE(it[i].size);
+	return need;
+}
+
+/* ext4's order for block entries: index, name length, name. */
+static int ext2hole_xattr_item_cmp(const void *a, const void *b)
+{
+	const struct ext2hole_xattr_item *x = a, *y = b;
+
+	if (x->index != y->index)
+		return x->index - y->index;
+	if (x->name_len != y->name_len)
+		return x->name_len - y->name_len;
+	return memcmp(x->name, y->name, x->name_len);
+}
+
+/*
+ * Write the entries placed @in_inode into [first, end), values from the
+ * end down, offsets counted from @base.  The caller checked that they fit.
+ */
+static void ext2hole_xattr_build(void *first, void *end, void *base,
+				 const struct ext2hole_xattr_item *it, int n,
+				 bool in_inode)
+{
+	struct ext2hole_xattr_entry *e = first;
+	char *vend = end;
+	int i;
+
+	memset(first, 0, (char *)end - (char *)first);
+	for (i = 0; i < n; i++) {
+		if (it[i].in_inode != in_inode)
+			continue;
+		e->e_name_len = it[i].name_len;
+		e->e_name_index = it[i].index;
+		e->e_value_size = cpu_to_le32(it[i].size);
+		memcpy(e->e_name, it[i].name, it[i].name_len);
+		if (it[i].size) {
+			vend -= EXT2HOLE_XATTR_SIZE(it[i].size);
+			memcpy(vend, it[i].value, it[i].size);
+			e->e_value_offs = cpu_to_le16(vend - (char *)base);
+		}
+		e->e_hash = ext2hole_xattr_hash_entry(e->e_name, e->e_name_len,
+						      vend, it[i].size);
+		e = EXT2HOLE_XATTR_NEXT(e);
+	}
+}
+
+/* Collect the entries of a checked list into @it (copied to @copy). */
+static int ext2hole_xattr_collect(const struct ext2hole_xattr_list *l,
+				  const void *region, void *copy,
+				  struct ext2hole_xattr_item *it, int n,
+				  bool in_inode)
+{
+	long shift = (char *)copy - (char *)region;
+	struct ext2hole_xattr_entry *e;
+
+	for (e = l->first; !EXT2HOLE_XATTR_LAST(e); e = EXT2HOLE_XATTR_NEXT(e)) {
+		it[n].name = e->e_name + shift;
+		it[n].name_len = e->e_name_len;
+		it[n].index = e->e_name_index;
+		it[n].size = le32_to_cpu(e->e_value_size);
+		it[n].value = (char *)l->base + le16_to_cpu(e->e_value_offs) + shift;
+		it[n].in_inode = in_inode;
+		n++;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* sharing identical blocks (mbcache, keyed by h_hash, as ext2/ext4) */
+
+/*
+ * Offer a checked block for sharing.  Blocks without a hash or at the
+ * reference limit are not offered.
+ */
+static void ext2hole_xattr_cache_insert(struct super_block *sb,
+					struct buffer_head *bh)
+{
+	struct ext2hole_xattr_header *hdr = (void *)bh->b_data;
+	u32 hash = le32_to_cpu(hdr->h_hash);
+
+	if (!hash || le32_to_cpu(hdr->h_refcount) >= EXT2HOLE_XATTR_REFCOUNT_MAX)
+		return;
+	/* -EBUSY (already there) and -ENOMEM only cost sharing */
+	mb_cache_entry_create(EXT2HOLE_SB(sb)->s_ea_block_cache, GFP_NOFS,
+			      hash, bh->b_blocknr, true);
+}
+
+/*
+ * Do a cached block (read, locked) and the new contents @nb hold the same
+ * attributes?  The cached block is checked first: a cache entry can only
+ * be trusted as far as the block it names still says so.
+ */
+static bool ext2hole_xattr_same(struct buffer_head *bh, const void *nb)
+{
+	const struct ext2hole_xattr_header *h = (void *)bh->b_data;
+	struct ext2hole_xattr_list l = {
+		.first = (void *)(bh->b_data + sizeof(*h)),
+		.end = bh->b_data + bh->b_size,
+		.base = bh->b_data,
+	};
+	struct ext2hole_xattr_entry *x, *y;
+
+	if (h->h_magic != cpu_to_le32(EXT2HOLE_XATTR_MAGIC) ||
+	    h->h_blocks != cpu_to_le32(1) || !h->h_refcount ||
+	    le32_to_cpu(h->h_refcount) >= EXT2HOLE_XATTR_REFCOUNT_MAX ||
+	    ext2hole_xattr_check_list(&l))
+		return false;
+	x = l.first;
+	y = (void *)((const char *)nb + sizeof(*h));
+	for (;;) {
+		if (EXT2HOLE_XATTR_LAST(x) || EXT2HOLE_XATTR_LAST(y))
+			return EXT2HOLE_XATTR_LAST(x) && EXT2HOLE_XATTR_LAST(y);
+		if (x->e_name_index != y->e_name_index ||
+		    x->e_name_len != y->e_name_len ||
+		    x->e_value_size != y->e_value_size ||
+		    x->e_hash != y->e_hash ||
+		    memcmp(x->e_name, y->e_name, x->e_name_len) ||
+		    memcmp(bh->b_data + le16_to_cpu(x->e_value_offs),
+			   (const char *)nb + le16_to_cpu(y->e_value_offs),
+			   le32_to_cpu(x->e_value_size)))
+			return false;
+		x = EXT2HOLE_XATTR_NEXT(x);
+		y = EXT2HOLE_XATTR_NEXT(y);
+	}
+}
+
+/*
+ * A cached block holding what @nb holds, returned locked (the caller takes
+ * its reference under the lock), or NULL.  The cache entry's reference,
+ * held while the block is locked and compared, keeps a release from
+ * freeing the block meanwhile (see ext2hole_xattr_release).
+ */
+static struct buffer_head *ext2hole_xattr_cache_find(struct inode *inode,
+						     const void *nb)
+{
+	struct super_block *sb = inode->i_sb;
+	struct mb_cache *cache = EXT2HOLE_SB(sb)->s_ea_block_cache;
+	u32 hash = le32_to_cpu(((const struct ext2hole_xattr_header *)nb)->h_hash);
+	struct mb_cache_entry *ce;
+
+	if (!hash)
+		return NULL;
+	for (ce = mb_cache_entry_find_first(cache, hash); ce;
+	     ce = mb_cache_entry_find_next(cache, ce)) {
+		struct buffer_head *bh;
+
+		if (!ext2hole_data_blocks_valid(sb, ce->e_value, 1))
+			continue;
+		bh = ext2hole_bread(sb, ce->e_value);
+		if (!bh)
+			continue;
+		lock_buffer(bh);
+		if (ext2hole_xattr_same(bh, nb)) {
+			mb_cache_entry_touch(cache, ce);
+			mb_cache_entry_put(cache, ce);
+			return bh;
+		}
+		unlock_buffer(bh);
+		brelse(bh);
+	}
+	return NULL;
+}
+
+/*
+ * May the block @bh (the inode's own) be rewritten in place?  Only if no
+ * other inode holds it and nobody is about to share it: its cache entry
+ * goes first.  Returns true with the buffer locked.
+ */
+static bool ext2hole_xattr_reuse_locked(struct super_block *sb,
+					struct buffer_head *bh)
+{
+	struct mb_cache *cache = EXT2HOLE_SB(sb)->s_ea_block_cache;
+	struct ext2hole_xattr_header *hdr = (void *)bh->b_data;
+	struct mb_cache_entry *oe;
+
+	lock_buffer(bh);
+	if (le32_to_cpu(hdr->h_refcount) == 1) {
+		oe = mb_cache_entry_delete_or_get(cache, le32_to_cpu(hdr->h_hash),
+						  bh->b_blocknr);
+		if (!oe)
+			return true;
+		mb_cache_entry_put(cache, oe);	/* being shared: copy instead */
+	}
+	unlock_buffer(bh);
+	return false;
+}
+
+/*
+ * Drop @inode's reference to the xattr block @bh (checked, no longer its
+ * i_file_acl): decrement h_refcount, or free the block when it was the
+ * last one, after taking it out of the cache.  Consumes @bh.
+ */
+static void ext2hole_xattr_release(struct inode *inode, struct buffer_head *bh)
+{
+	struct super_block *sb = inode->i_sb;
+	struct mb_cache *cache = EXT2HOLE_SB(sb)->s_ea_block_cache;
+	struct ext2hole_xattr_header *hdr = (void *)bh->b_data;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct mb_cache_entry *oe;
+
+retry:
+	lock_buffer(bh);
+	if (le32_to_cpu(hdr->h_refcount) <= 1) {
+		oe = mb_cache_entry_delete_or_get(cache, le32_to_cpu(hdr->h_hash),
+						  bh->b_blocknr);
+		if (oe) {
+			/* someone is comparing it to share it: wait */
+			unlock_buffer(bh);
+			mb_cache_entry_wait_unused(oe);
+			mb_cache_entry_put(cache, oe);
+			goto retry;
+		}
+		unlock_buffer(bh);
+		ext2hole_free_blocks(inode, bh->b_blocknr, 1);
+		bforget(bh);
+	} else {
+		le32_add_cpu(&hdr->h_refcount, -1);
+		unlock_buffer(bh);
+		ext2hole_dirty_meta(bh);
+		if (IS_SYNC(inode))
+			sync_dirty_buffer(bh);
+		brelse(bh);
+	}
+	mutex_lock(&ei->i_map_mutex);
+	if (inode->i_blocks >= (sb->s_blocksize >> 9))
+		inode->i_blocks -= sb->s_blocksize >> 9;
+	mutex_unlock(&ei->i_map_mutex);
+}
+
+/**
+ * ext2hole_xattr_delete_inode - drop a deleted inode's xattr block
+ * @inode: the inode being evicted with no links
+ *
+ * A block that cannot be read or is not an xattr block is reported and
+ * left alone (e2fsck reclaims it).
+ */
+void ext2hole_xattr_delete_inode(struct inode *inode)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_xattr_list l;
+	struct buffer_head *bh;
+
+	down_write(&ei->i_xattr_sem);
+	bh = ext2hole_xattr_block(inode, &l);
+	if (!IS_ERR_OR_NULL(bh))
+		ext2hole_xattr_release(inode, bh);
+	ei->i_file_acl = 0;
+	up_write(&ei->i_xattr_sem);
+}
+
+/* Room for entries in the inode body (0: none), with i_extra_isize @extra. */
+static size_t ext2hole_xattr_ibody_room(struct super_block *sb,
+					unsigned int extra)
+{
+	unsigned int isize = EXT2HOLE_SB(sb)->s_inode_size;
+	size_t used = EXT2HOLE_GOOD_OLD_INODE_SIZE + extra +
+		      sizeof(struct ext2hole_xattr_ibody_header);
+
+	return isize > used ? isize - used : 0;
+}
+
+/* i_extra_isize given to inodes that had none, as the ext4 driver does. */
+#define EXT2HOLE_WANT_EXTRA_ISIZE	32
+
+/**
+ * ext2hole_xattr_set - create, replace or remove an extended attribute
+ * @inode: the inode
+ * @name_index: EXT2HOLE_XATTR_INDEX_*
+ * @name: the name without its namespace prefix
+ * @value: the new value, or NULL to remove
+ * @size: the size of @value
+ * @flags: XATTR_CREATE, XATTR_REPLACE or 0
+ *
+ * The inode body and the xattr block are rebuilt in memory first.  A new
+ * attribute goes in the inode body when it fits there, else in the block,
+ * whose entries are kept sorted as ext4 wants them.  A block that other
+ * inodes share is never changed in place: the new contents get a new
+ * block.  The inode body, then i_file_acl, then the old block's reference
+ * change only after the new block is written, so an ENOSPC or EIO on the
+ * way leaves the attributes as they were.
+ *
+ * Return: 0, -EEXIST, -ENODATA, -ERANGE (name too long), -ENOSPC,
+ * -EFSCORRUPTED, -EIO, -EROFS, -ENOMEM.
+ */
+int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
+		       const void *value, size_t size, int flags)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned int isize = EXT2HOLE_SB(sb)->s_inode_size;
+	struct buffer_head *ibh = NULL, *bh = NULL, *nbh = NULL;
+	struct ext2hole_xattr_list il = {}, bl = {};
+	struct ext2hole_xattr_item *it = NULL;
+	void *icopy = NULL, *bcopy = NULL, *nb = NULL;
+	struct ext2hole_inode *raw = NULL;
+	unsigned int extra = 0;
+	size_t name_len, iroom = 0, broom;
+	int n = 0, i, found = -1, err;
+	bool had_ibody, ibody_changed = false, block_changed = false;
+	u32 old_nr, new_nr;
+
+	if (!name)
+		return -EINVAL;
+	name_len = strlen(name);
+	if (name_len > 255)
+		return -ERANGE;
+	broom = sb->s_blocksize - sizeof(struct ext2hole_xattr_header);
+	if (value && EXT2HOLE_XATTR_LEN(name_len) + EXT2HOLE_XATTR_SIZE(size) +
+	    sizeof(__le32) > broom)
+		return -ENOSPC;
+	if (sb_rdonly(sb))
+		return -EROFS;
+
+	it = kcalloc(isize / sizeof(struct ext2hole_xattr_entry) +
+		     sb->s_blocksize / sizeof(struct ext2hole_xattr_entry) + 1,
+		     sizeof(*it), GFP_NOFS);
+	if (!it)
+		return -ENOMEM;
+
+	down_write(&ei->i_xattr_sem);
+	old_nr = ei->i_file_acl;
+	err = ext2hole_xattr_ibody(inode, &ibh, &il);
+	if (err)
+		goto out;
+	had_ibody = ibh != NULL;
+	if (isize > EXT2HOLE_GOOD_OLD_INODE_SIZE) {
+		if (!ibh) {
+			raw = ext2hole_get_raw_inode(sb, inode->i_ino, &ibh);
+			if (IS_ERR(raw)) {
+				err = PTR_ERR(raw);
+				ibh = NULL;
+				goto out;
+			}
+		} else {
+			raw = (void *)((char *)il.end - isize);
+		}
+		extra = le16_to_cpu(*(__le16 *)((char *)raw +
+						EXT2HOLE_EXTRA_ISIZE_OFFSET));
+		if (!extra && !had_ibody)
+			extra = EXT2HOLE_WANT_EXTRA_ISIZE;
+		iroom = ext2hole_xattr_ibody_room(sb, extra);
+	}
+	if (had_ibody) {
+		icopy = kmemdup(raw, isize, GFP_NOFS);
+		if (!icopy) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n = ext2hole_xattr_collect(&il, raw, icopy, it, n, true);
+	}
+	bh = ext2hole_xattr_block(inode, &bl);
+	if (IS_ERR(bh)) {
+		err = PTR_ERR(bh);
+		bh = NULL;
+		goto out;
+	}
+	if (bh) {
+		bcopy = kmemdup(bh->b_data, sb->s_blocksize, GFP_NOFS);
+		if (!bcopy) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n = ext2hole_xattr_collect(&bl, bh->b_data, bcopy, it, n, false);
+	}
+
+	for (i = 0; i < n; i++)
+		if (it[i].index == name_index && it[i].name_len == name_len &&
+		    !memcmp(it[i].name, name, name_len))
+			found = i;
+	err = -EEXIST;
+	if (found >= 0 && (flags & XATTR_CREATE))
+		goto out;
+	err = -ENODATA;
+	if (found < 0 && (flags & XATTR_REPLACE))
+		goto out;
+	err = 0;
+	if (found < 0 && !value)
+		goto out;		/* removing what is not there */
+
+	if (found >= 0) {
+		if (it[found].in_inode)
+			ibody_changed = true;
+		else
+			block_changed = true;
+		it[found] = it[--n];
+	}
+	if (value) {
+		it[n].name = name;
+		it[n].name_len = name_len;
+		it[n].index = name_index;
+		it[n].value = value;
+		it[n].size = size;
+		it[n].in_inode = true;
+		if (iroom && ext2hole_xattr_need(it, n + 1, true) <= iroom) {
+			ibody_changed = true;
+		} else {
+			it[n].in_inode = false;
+			block_changed = true;
+		}
+		n++;
+	}
+	err = -ENOSPC;
+	if (ext2hole_xattr_need(it, n, false) > broom)
+		goto out;
+	sort(it, n, sizeof(*it), ext2hole_xattr_item_cmp, NULL);
+
+	/* The new block first: nothing else has changed yet. */
+	new_nr = old_nr;
+	if (block_changed && ext2hole_xattr_need(it, n, false) == sizeof(__le32)) {
+		new_nr = 0;
+	} else if (block_changed) {
+		struct ext2hole_xattr_header *hdr;
+
+		err = -ENOMEM;
+		nb = kzalloc(sb->s_blocksize, GFP_NOFS);
+		if (!nb)
+			goto out;
+		hdr = nb;
+		hdr->h_magic = cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
+		hdr->h_refcount = cpu_to_le32(1);
+		hdr->h_blocks = cpu_to_le32(1);
+		ext2hole_xattr_build(hdr + 1, (char *)nb + sb->s_blocksize, nb,
+				     it, n, false);
+		hdr->h_hash = ext2hole_xattr_hash_block((void *)(hdr + 1));
+
+		nbh = ext2hole_xattr_cache_find(inode, nb);	/* locked */
+		if (nbh) {
+			new_nr = nbh->b_blocknr;
+			if (new_nr != old_nr)
+				le32_add_cpu(&((struct ext2hole_xattr_header *)
+					       nbh->b_data)->h_refcount, 1);
+			unlock_buffer(nbh);
+			if (new_nr != old_nr) {
+				ext2hole_dirty_meta_inode(nbh, inode);
+				mutex_lock(&ei->i_map_mutex);
+				inode->i_blocks += sb->s_blocksize >> 9;
+				mutex_unlock(&ei->i_map_mutex);
+			}
+		} else if (bh && ext2hole_xattr_reuse_locked(sb, bh)) {
+			/* ours alone, out of the cache: rewrite it in place */
+			memcpy(bh->b_data, nb, sb->s_blocksize);
+			unlock_buffer(bh);
+			ext2hole_dirty_meta_inode(bh, inode);
+			ext2hole_xattr_cache_insert(sb, bh);
+			nbh = bh;
+			get_bh(nbh);
+		} else {
+			unsigned long cnt = 1, goal;
+
+			goal = ext2hole_group_first_block(sb, ei->i_block_group <
+					EXT2HOLE_SB(sb)->s_groups_count ?
+					ei->i_block_group : 0);
+			mutex_lock(&ei->i_map_mutex);
+			new_nr = ext2hole_new_blocks(inode, goal, &cnt, &err);
+			if (new_nr)
+				inode->i_blocks += sb->s_blocksize >> 9;
+			mutex_unlock(&ei->i_map_mutex);
+			if (!new_nr)
+				goto out;
+			nbh = sb_getblk(sb, new_nr);
+			if (unlikely(!nbh)) {
+				err = -ENOMEM;
+				goto out_free_new;
+			}
+			lock_buffer(nbh);
+			memcpy(nbh->b_data, nb, sb->s_blocksize);
+			set_buffer_uptodate(nbh);
+			unlock_buffer(nbh);
+			ext2hole_dirty_meta_inode(nbh, inode);
+			if (IS_SYNC(inode)) {
+				sync_dirty_buffer(nbh);
+				if (buffer_write_io_error(nbh)) {
+					err = -EIO;
+					goto out_free_new;
+				}
+			}
+			ext2hole_xattr_cache_insert(sb, nbh);
+		}
+		if (IS_SYNC(inode))
+			sync_dirty_buffer(nbh);
+	}
+
+	if (ibody_changed) {
+		void *hdr = (char *)raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra;
+		bool any = ext2hole_xattr_need(it, n, true) > sizeof(__le32);
+
+		lock_buffer(ibh);
+		*(__le16 *)((char *)raw + EXT2HOLE_EXTRA_ISIZE_OFFSET) =
+			cpu_to_le16(extra);
+		if (any) {
+			((struct ext2hole_xattr_ibody_header *)hdr)->h_magic =
+				cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
+			ext2hole_xattr_build((char *)hdr + sizeof(__le32),
+					     (char *)raw + isize,
+					     (char *)hdr + sizeof(__le32),
+					     it, n, true);
+		} else {
+			memset(hdr, 0, (char *)raw + isize - (char *)hdr);
+		}
+		unlock_buffer(ibh);
+		ext2hole_dirty_meta(ibh);
+	}
+
+	ei->i_file_acl = new_nr;
+	inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+	if (old_nr && old_nr != new_nr) {
+		ext2hole_xattr_release(inode, bh);
+		bh = NULL;
+	}
+	err = IS_SYNC(inode) ? ext2hole_sync_inode(inode) : 0;
+	goto out;
+
+out_free_new:
+	if (nbh)
+		bforget(nbh);
+	nbh = NULL;
+	ext2hole_free_blocks(inode, new_nr, 1);
+	mutex_lock(&ei->i_map_mutex);
+	inode->i_blocks -= sb->s_blocksize >> 9;
+	mutex_unlock(&ei->i_map_mutex);
+out:
+	up_write(&ei->i_xattr_sem);
+	brelse(nbh);
+	brelse(bh);
+	brelse(ibh);
+	kfree(nb);
+	kfree(bcopy);
+	kfree(icopy);
+	kfree(it);
+	return err;
+}
