@@ -4,8 +4,8 @@
 # make fstests / fstests-full / fstests-ci: the public fstests suite in
 # QEMU guests booted from the packaged kernel, one lane per driver setup:
 #
-#   alloc    ext2hole, -o mkwrite=alloc (the default policy)
-#   noalloc  ext2hole, -o mkwrite=noalloc
+#   alloc    ext2hole, -o mkwrite=alloc,acl,user_xattr (the default policy)
+#   noalloc  ext2hole, -o mkwrite=noalloc,acl,user_xattr
 #   ext4     the ext4 driver mounting the same kind of image (-t ext2): the reference
 #
 # TEST (/dev/vdb) and SCRATCH (/dev/vdc) are 1 KiB-block ext2 (mke2fs -t ext2
@@ -98,8 +98,8 @@ kver=$(scripts/kver.sh)
 
 lane_conf() {	# lane_conf LANE: "DRIVER OPTIONS..."
 	case $1 in
-	alloc) echo "ext2hole -o mkwrite=alloc" ;;
-	noalloc) echo "ext2hole -o mkwrite=noalloc" ;;
+	alloc) echo "ext2hole -o mkwrite=alloc,acl,user_xattr" ;;
+	noalloc) echo "ext2hole -o mkwrite=noalloc,acl,user_xattr" ;;
 	ext4) echo "ext4" ;;
 	*) die "unknown lane $1 (alloc, noalloc, ext4)" ;;
 	esac
