@@ -173,12 +173,23 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "St:j:d:s:")) != -1) {
 		switch (opt) {
-		case 'S': dsync = 1; break;
-		case 't': secs = atoi(optarg); break;
-		case 'j': nthreads = atoi(optarg); break;
-		case 'd': depth = atoi(optarg); break;
-		case 's': seed = strtoul(optarg, NULL, 0); break;
-		default: return 2;
+		case 'S':
+			dsync = 1;
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
+		case 'j':
+			nthreads = atoi(optarg);
+			break;
+		case 'd':
+			depth = atoi(optarg);
+			break;
+		case 's':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			return 2;
 		}
 	}
 	if (optind != argc - 1 || nthreads < 1 || nthreads > 64 || depth < 1)
