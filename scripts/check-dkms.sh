@@ -290,11 +290,13 @@ fi
 
 mapfile -t kos < <(cd "$ROOT" && find "lib/modules/$KVER" -name 'ext2hole.ko*' 2>/dev/null)
 KO=
-if [ ${#kos[@]} = 1 ] && [ "${kos[0]}" = "lib/modules/$KVER/updates/dkms/ext2hole.ko" ]; then
+# DKMS compresses the module as the kernel's own are (6.12: .ko.xz).
+if [ ${#kos[@]} = 1 ] &&
+	[[ "${kos[0]}" =~ ^lib/modules/$KVER/updates/dkms/ext2hole\.ko(\.xz|\.zst)?$ ]]; then
 	KO=$ROOT/${kos[0]}
 	pass ko-installed "/${kos[0]}"
 else
-	fail ko-installed "expected exactly /lib/modules/$KVER/updates/dkms/ext2hole.ko, found: ${kos[*]:-nothing}"
+	fail ko-installed "expected exactly /lib/modules/$KVER/updates/dkms/ext2hole.ko[.xz|.zst], found: ${kos[*]:-nothing}"
 fi
 
 # DKMS keeps the log of a good build under <kver>/<arch>/log/, a failed
@@ -330,14 +332,18 @@ if [ -n "$KO" ]; then
 	else
 		fail ko-license "license '$license'"
 	fi
-	if grep -q "^/lib/modules/$KVER/updates/dkms/ext2hole.ko:\|^updates/dkms/ext2hole.ko:" \
+	if grep -Eq "^(/lib/modules/$KVER/)?updates/dkms/ext2hole\.ko(\.xz|\.zst)?:" \
 		"$ROOT/lib/modules/$KVER/modules.dep"; then
 		pass depmod
 	else
 		fail depmod "ext2hole.ko not in modules.dep"
 	fi
-	ko_sum=$(sha256sum "$KO" | cut -d' ' -f1)
-	cp "$KO" "$WORKDIR/ext2hole.ko"
+	case $KO in
+	*.xz) xz -dc "$KO" >"$WORKDIR/ext2hole.ko" ;;
+	*.zst) zstd -qdc "$KO" >"$WORKDIR/ext2hole.ko" ;;
+	*) cp "$KO" "$WORKDIR/ext2hole.ko" ;;
+	esac
+	ko_sum=$(sha256sum "$WORKDIR/ext2hole.ko" | cut -d' ' -f1)
 	echo "INFO dkms-built module sha256 $ko_sum"
 fi
 
@@ -366,7 +372,7 @@ else
 	mkdir -p "$WORKDIR/harness"
 	BUILD=$WORKDIR/harness EXT2HOLE_RESULTS=$WORKDIR/results \
 		EXT2HOLE_STOCK_KO=$WORKDIR/harness/no-ext2stock.ko \
-		EXT2HOLE_KO=$KO EXT2HOLE_DKMS_KO_SHA256=$ko_sum \
+		EXT2HOLE_KO=$WORKDIR/ext2hole.ko EXT2HOLE_DKMS_KO_SHA256=$ko_sum \
 		tests/check.sh dkms-smoke >"$gout" 2>&1 || grc=$?
 	cat "$gout" >>"$LOG"
 	# Pass the guest's verdicts through.
