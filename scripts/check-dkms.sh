@@ -291,8 +291,9 @@ fi
 mapfile -t kos < <(cd "$ROOT" && find "lib/modules/$KVER" -name 'ext2hole.ko*' 2>/dev/null)
 KO=
 # DKMS compresses the module as the kernel's own are (6.12: .ko.xz).
-if [ ${#kos[@]} = 1 ] &&
-	[[ "${kos[0]}" =~ ^lib/modules/$KVER/updates/dkms/ext2hole\.ko(\.xz|\.zst)?$ ]]; then
+want=lib/modules/$KVER/updates/dkms/ext2hole.ko
+if [ ${#kos[@]} = 1 ] && { [ "${kos[0]}" = "$want" ] ||
+	[ "${kos[0]}" = "$want.xz" ] || [ "${kos[0]}" = "$want.zst" ]; }; then
 	KO=$ROOT/${kos[0]}
 	pass ko-installed "/${kos[0]}"
 else
@@ -332,7 +333,7 @@ if [ -n "$KO" ]; then
 	else
 		fail ko-license "license '$license'"
 	fi
-	if grep -Eq "^(/lib/modules/$KVER/)?updates/dkms/ext2hole\.ko(\.xz|\.zst)?:" \
+	if grep -Eq "^(/lib/modules/[^/]*/)?updates/dkms/ext2hole\.ko(\.xz|\.zst)?:" \
 		"$ROOT/lib/modules/$KVER/modules.dep"; then
 		pass depmod
 	else
