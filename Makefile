@@ -103,7 +103,7 @@ clean:
 help:
 	@echo "make            build ext2hole.ko for KVER=$(KVER)"
 	@echo "make run        build, boot the packaged kernel in QEMU, show the guarantees"
-	@echo "make check      the whole test suite; ends with 'N passed, N failed'"
+	@echo "make check      the whole test suite; ends with 'N passed, N failed, N skipped'"
 	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"
 	@echo "make check-matrix  the suite on 6.1 and on 6.12, a line per series and a total"
 	@echo "                 (check and check-matrix: SUITES=\"a b\" picks suites)"
