@@ -18,6 +18,7 @@
 #include <linux/random.h>
 #include <linux/log2.h>
 #include <linux/writeback.h>
+#include <linux/pagevec.h>
 #include <linux/mbcache.h>
 #include "ext2hole.h"
 
@@ -515,8 +516,69 @@ static void ext2hole_put_super(struct super_block *sb)
 	ext2hole_free_sbi(sbi);
 }
 
+/*
+ * A metadata buffer whose write failed still holds the newest contents
+ * (ext2hole_buffer_revalidate() keeps them), but it is clean, so nothing
+ * writes it again: once the device recovers, the disk would keep the older
+ * block, e.g. an indirect block missing pointers to blocks the bitmap and
+ * i_blocks count.  When the device has recorded a write error since the
+ * last pass, dirty every such buffer again; the device sync that follows
+ * ->sync_fs (in sync(2), syncfs(2) and at umount) retries the write.
+ * Buffers of freed metadata have lost the mark (ext2hole_forget_meta()).
+ */
+static void ext2hole_requeue_failed_meta(struct super_block *sb)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct address_space *mapping = ext2hole_bdev_mapping(sb);
+	struct folio_batch fbatch;
+	unsigned long requeued = 0;
+	pgoff_t index = 0;
+	unsigned int i;
+	int err;
+
+	spin_lock(&sbi->s_lock);
+	err = errseq_check_and_advance(&mapping->wb_err, &sbi->s_meta_wb_err);
+	spin_unlock(&sbi->s_lock);
+	if (!err)
+		return;
+
+	folio_batch_init(&fbatch);
+	while (filemap_get_folios(mapping, &index, ULONG_MAX, &fbatch)) {
+		for (i = 0; i < folio_batch_count(&fbatch); i++) {
+			struct folio *folio = fbatch.folios[i];
+			struct buffer_head *head, *bh;
+
+			folio_lock(folio);
+			head = folio_buffers(folio);
+			bh = head;
+			while (bh) {
+				if (buffer_write_io_error(bh) &&
+				    buffer_mapped(bh) && !buffer_dirty(bh) &&
+				    !buffer_locked(bh)) {
+					set_buffer_uptodate(bh);
+					clear_buffer_write_io_error(bh);
+					mark_buffer_dirty(bh);
+					requeued++;
+				}
+				bh = bh->b_this_page;
+				if (bh == head)
+					break;
+			}
+			folio_unlock(folio);
+		}
+		folio_batch_release(&fbatch);
+		cond_resched();
+	}
+	if (requeued)
+		ext2hole_msg(sb, KERN_WARNING,
+			     "%lu metadata block(s) whose write failed queued to be written again",
+			     requeued);
+}
+
 static int ext2hole_sync_fs(struct super_block *sb, int wait)
 {
+	if (wait)
+		ext2hole_requeue_failed_meta(sb);
 	ext2hole_sync_super(sb, wait);
 	return 0;
 }
@@ -995,6 +1057,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	sbi->s_next_generation = get_random_u32();
+	/* write errors from before this mount are not ours to requeue */
+	sbi->s_meta_wb_err = errseq_sample(&ext2hole_bdev_mapping(sb)->wb_err);
 	sbi->s_ea_block_cache = mb_cache_create(EXT2HOLE_XATTR_CACHE_BITS);
 	if (!sbi->s_ea_block_cache) {
 		err = -ENOMEM;
