@@ -53,6 +53,7 @@ struct ext2hole_sb_info {
 	struct buffer_head *s_sbh;
 	struct buffer_head **s_group_desc;	/* s_gdb_count buffers */
 	unsigned long s_sb_block;		/* block holding the superblock */
+	unsigned long s_sb_opt;			/* sb= (1 KiB units), 1: primary */
 	unsigned long s_groups_count;
 	unsigned long s_gdb_count;		/* blocks of group descriptors */
 	unsigned long s_desc_per_block;

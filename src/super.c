@@ -240,6 +240,7 @@ struct ext2hole_fs_context {
 	unsigned int ignored;		/* 1 << Opt_nobh ... given */
 	bool resuid_set;
 	bool resgid_set;
+	unsigned long sb_block;		/* sb=, in 1 KiB units; 1: the primary */
 	kuid_t resuid;
 	kgid_t resgid;
 };
@@ -257,6 +258,7 @@ enum {
 	Opt_nobh,
 	Opt_oldalloc,
 	Opt_orlov,
+	Opt_sb,
 };
 
 /* Options the ext2 driver accepts and ignores: accepted with a notice. */
@@ -294,6 +296,7 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_flag("nobh",	Opt_nobh),
 	fsparam_flag("oldalloc", Opt_oldalloc),
 	fsparam_flag("orlov",	Opt_orlov),
+	fsparam_u32("sb",	Opt_sb),
 	{}
 };
 
@@ -350,6 +353,12 @@ static int ext2hole_parse_param(struct fs_context *fc,
 	case Opt_oldalloc:
 	case Opt_orlov:
 		ctx->ignored |= 1U << opt;
+		break;
+	case Opt_sb:
+		/* as in ext2: read at mount, accepted and ignored on remount */
+		if (!result.uint_32)
+			return invalfc(fc, "sb=0 is the boot block, not a superblock");
+		ctx->sb_block = result.uint_32;
 		break;
 	default:
 		return -EINVAL;
@@ -437,6 +446,8 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 		    make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid))))
 		seq_printf(seq, ",resgid=%u",
 			   from_kgid_munged(&init_user_ns, sbi->s_resgid));
+	if (sbi->s_sb_opt != 1)
+		seq_printf(seq, ",sb=%lu", sbi->s_sb_opt);
 	return 0;
 }
 
@@ -710,20 +721,25 @@ static loff_t ext2hole_max_size(int bits)
 	return res;
 }
 
-/* Read the 1024-byte superblock at byte 1024 with the current block size. */
+/*
+ * Read the 1024-byte superblock at byte @sb_opt * 1024 (sb=, 1 for the
+ * primary at byte 1024) with the current block size; *@sb_block is the
+ * block that holds it.
+ */
 static struct buffer_head *ext2hole_read_sb(struct super_block *sb,
+					    unsigned long sb_opt,
 					    struct ext2hole_super_block **es,
 					    unsigned long *sb_block)
 {
 	unsigned long bs = sb->s_blocksize;
+	u64 off = (u64)sb_opt * EXT2HOLE_SB_OFFSET;
 	struct buffer_head *bh;
 
-	*sb_block = EXT2HOLE_SB_OFFSET / bs;
+	*sb_block = div_u64(off, bs);
 	bh = sb_bread(sb, *sb_block);
 	if (!bh)
 		return NULL;
-	*es = (struct ext2hole_super_block *)(bh->b_data +
-					      EXT2HOLE_SB_OFFSET % bs);
+	*es = (struct ext2hole_super_block *)(bh->b_data + off % bs);
 	return bh;
 }
 
@@ -945,7 +961,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		ext2hole_msg(sb, KERN_ERR, "unable to set blocksize");
 		goto failed;
 	}
-	bh = ext2hole_read_sb(sb, &es, &sb_block);
+	bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
 	if (!bh) {
 		ext2hole_msg(sb, KERN_ERR, "unable to read superblock");
 		err = -EIO;
@@ -954,8 +970,12 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->s_sbh = bh;
 	sbi->s_es = es;
 	if (le16_to_cpu(es->s_magic) != EXT2HOLE_SUPER_MAGIC) {
-		ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
-			     le16_to_cpu(es->s_magic));
+		if (ctx->sb_block != 1)
+			ext2hole_msg(sb, KERN_ERR, "no ext2 superblock at sb=%lu (bad magic 0x%04x)",
+				     ctx->sb_block, le16_to_cpu(es->s_magic));
+		else
+			ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
+				     le16_to_cpu(es->s_magic));
 		goto failed;
 	}
 	if (le32_to_cpu(es->s_rev_level) > EXT2HOLE_DYNAMIC_REV) {
@@ -984,7 +1004,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 				     "bad block size %lu for this device", bs);
 			goto failed;
 		}
-		bh = ext2hole_read_sb(sb, &es, &sb_block);
+		bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
 		if (!bh) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read superblock at block size %lu",
@@ -1006,6 +1026,23 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto failed;
 	err = -EINVAL;
+	if (ctx->sb_block != 1) {
+		u32 g = le16_to_cpu(es->s_block_group_nr);
+
+		if (g >= sbi->s_groups_count || !ext2hole_bg_has_super(sb, g) ||
+		    ext2hole_group_first_block(sb, g) != sb_block ||
+		    EXT2HOLE_SB_OFFSET * ctx->sb_block % bs !=
+		    (g ? 0 : EXT2HOLE_SB_OFFSET % bs)) {
+			ext2hole_msg(sb, KERN_ERR,
+				     "sb=%lu: not the superblock copy of group %u (block %lu)",
+				     ctx->sb_block, g, sb_block);
+			goto failed;
+		}
+		ext2hole_msg(sb, KERN_NOTICE,
+			     "using the superblock copy of group %u (sb=%lu); updates go to that copy and the descriptors after it",
+			     g, ctx->sb_block);
+	}
+	sbi->s_sb_opt = ctx->sb_block;
 
 	if (es->s_feature_compat & cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_RESIZE_INO))
 		rsv_gdt = le16_to_cpu(es->s_reserved_gdt_blocks);
@@ -1031,7 +1068,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	for (i = 0; i < sbi->s_gdb_count; i++) {
-		sbi->s_group_desc[i] = sb_bread(sb, sbi->s_first_data_block + 1 + i);
+		/* the descriptors follow the superblock copy in use */
+		sbi->s_group_desc[i] = sb_bread(sb, sb_block + 1 + i);
 		if (!sbi->s_group_desc[i]) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read group descriptors");
@@ -1199,6 +1237,7 @@ static int ext2hole_init_fs_context(struct fs_context *fc)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->mkwrite = -1;
+	ctx->sb_block = 1;
 	ctx->acl = -1;
 	ctx->user_xattr = -1;
 	ctx->grpid = -1;
