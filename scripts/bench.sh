@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: one guest boot runs every benchmark workload on every target
+# (tests/suites/bench.guest: ext2hole mkwrite=alloc and noalloc, the stock
+# ext2 baseline ext2stock, the ext4 driver as ext2, tmpfs), N repetitions
+# interleaved, then prints the table and writes it to results/:
+#   bench.raw   the figures ("rep target figure value")
+#   bench.txt   min/median/max per figure and target, ratios with spread
+#   bench.md    the same as a Markdown table, with the run's header
+#   bench-scaling.dat/.png   cost per operation against size (gnuplot)
+# Env: EXT2HOLE_BENCH_N (repetitions, default 3), EXT2HOLE_BENCH_SMOKE=1
+# (one repetition of tiny workloads), EXT2HOLE_BENCH_SCALE (sizes, default
+# "100 1000 10000"), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
+# Speed is reported, never asserted: the exit status says whether every
+# workload ran and every figure came out.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+BUILD=${BUILD:-$TOP/build}
+RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
+EXT2HOLE_RUN_ID=${EXT2HOLE_RUN_ID:-bench$$}
+export BUILD EXT2HOLE_RESULTS=$RESULTS EXT2HOLE_RUN_ID
+
+# fio runs in the guest (bench-tools image); gnuplot draws the plot.
+EXT2HOLE_EXTRA_PKGS="fio gnuplot-nox ${EXT2HOLE_EXTRA_PKGS:-}" scripts/deps.sh all ||
+	echo "bench.sh: some packages are missing; see above" >&2
+kver=$(scripts/kver.sh)
+scripts/fetch-kernel.sh >/dev/null
+scripts/build-baseline.sh >/dev/null ||
+	echo "bench.sh: baseline ext2stock did not build; its column will be missing" >&2
+work=$BUILD/work/$EXT2HOLE_RUN_ID
+rm -rf "$work"
+mkdir -p "$work" "$RESULTS"
+initrd=$work/initramfs.cpio.gz
+scripts/mkinitramfs.sh "$initrd"
+
+accel=${EXT2HOLE_ACCEL:-$(cat /run/ext2hole-kvm-probe 2>/dev/null || echo tcg)}
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+t0=$(date +%s)
+echo "bench.sh: booting $kver ($accel); the run takes minutes under TCG..."
+rc=0
+tests/run-suite.sh bench "$initrd" >"$work/bench.out" 2>&1 || rc=$?
+secs=$(($(date +%s) - t0))
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+grep -a '^\(FAIL\|SKIP\):' "$work/bench.out" || true
+
+raw=$work/bench/out/bench.raw
+if [ ! -s "$raw" ]; then
+	echo "bench.sh: no figures (console log: $RESULTS/bench.log)" >&2
+	exit 1
+fi
+n=$(cat "$work/bench/bench.n")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+header="kernel $kver (guest, ${EXT2HOLE_SMP:-2} vCPUs, ${EXT2HOLE_QEMU_MEM:-1024} MiB); $(date -u '+%Y-%m-%d %H:%M UTC'); host: $cpu, $(nproc) CPUs; QEMU accel $accel; host load average $load0 before, $load1 after (other guests may share the CPUs); N=$n repetitions, interleaved; ${secs}s"
+cp "$raw" "$RESULTS/bench.raw"
+{
+	echo "# ext2hole bench: $header"
+	echo "# ratio = speed relative to the baseline (>1 faster): median/median [min/max - max/min]; latencies (*_us) baseline/target"
+	scripts/bench-table.sh -c "$n" -p "$RESULTS/bench-scaling.dat" "$raw"
+} >"$RESULTS/bench.txt" || rc=1
+{
+	echo "ext2hole bench: $header."
+	echo
+	echo "Cells: median (min-max) of the $n runs.  Ratios: speed relative to the"
+	echo "baseline, above 1 is faster; median over median [worst-best pairing]."
+	echo "Latencies (\`*_us\`): baseline over target.  Under TCG, with other"
+	echo "guests on the same CPUs, differences under the spread are noise."
+	echo
+	scripts/bench-table.sh -m "$raw"
+} >"$RESULTS/bench.md"
+cat "$RESULTS/bench.txt"
+
+if command -v gnuplot >/dev/null && [ -s "$RESULTS/bench-scaling.dat" ]; then
+	scripts/bench-plot.sh "$RESULTS/bench-scaling.dat" "$RESULTS/bench-scaling.png" "$kver, $accel, N=$n" ||
+		echo "bench.sh: gnuplot failed" >&2
+fi
+echo "bench.sh: tables in $RESULTS/bench.txt and bench.md; console $RESULTS/bench.log"
+exit "$rc"
