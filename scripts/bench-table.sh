@@ -128,7 +128,7 @@ END {
 	}
 	if (check) {
 		if (nf == 0) bad = bad "  no figures at all\n"
-		if (!("alloc" in tseen) || !("noalloc" in tseen)) bad = bad "  no ext2hole target\n"
+		if (!("alloc" in tseen) && !("noalloc" in tseen)) bad = bad "  no ext2hole target\n"
 		for (i = 1; i <= nf; i++)
 			for (j = 1; j <= nt; j++)
 				if (cnt[figs[i], tg[j]] != check)

@@ -10,7 +10,9 @@
 #   bench-scaling.dat/.png   cost per operation against size (gnuplot)
 # Env: EXT2HOLE_BENCH_N (repetitions, default 3), EXT2HOLE_BENCH_SMOKE=1
 # (one repetition of tiny workloads), EXT2HOLE_BENCH_SCALE (sizes, default
-# "100 1000 10000"), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
+# "100 1000 10000"), EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault
+# extgap trunc meta fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
+# ext2stock ext4 tmpfs), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
 # Speed is reported, never asserted: the exit status says whether every
 # workload ran and every figure came out.
 set -euo pipefail
