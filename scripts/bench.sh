@@ -8,6 +8,8 @@
 #   bench.txt   min/median/max per figure and target, ratios with spread
 #   bench.md    the same as a Markdown table, with the run's header
 #   bench-scaling.dat/.png   cost per operation against size (gnuplot)
+#   bench-counters.txt   per workload and target, what the disk saw:
+#               requests, merges and sectors, read and written
 #   usage: bench.sh [-t WORKDIR]   (-t: the tables again from an earlier run)
 # Env: EXT2HOLE_BENCH_N (repetitions, default 3), EXT2HOLE_BENCH_SMOKE=1
 # (one repetition of tiny workloads), EXT2HOLE_BENCH_SCALE (sizes, default
@@ -57,7 +59,8 @@ report() {
 		scripts/bench-table.sh -m "$raw"
 	} >"$RESULTS/bench.md"
 	cat "$RESULTS/bench.txt"
-	if command -v gnuplot >/dev/null && [ -s "$RESULTS/bench-scaling.dat" ]; then
+	cp "$work/bench/out/bench.counters" "$RESULTS/bench-counters.txt" 2>/dev/null || true
+	if command -v gnuplot >/dev/null && grep -q '^[a-z]' "$RESULTS/bench-scaling.dat"; then
 		scripts/bench-plot.sh "$RESULTS/bench-scaling.dat" "$RESULTS/bench-scaling.png" \
 			"$(cut -d';' -f1 "$work/header"), N=$n" ||
 			echo "bench.sh: gnuplot failed" >&2
