@@ -15,7 +15,9 @@
 # (one repetition of tiny workloads), EXT2HOLE_BENCH_SCALE (sizes, default
 # "100 1000 10000"), EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault
 # extgap trunc meta fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
-# ext2stock ext4 tmpfs), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
+# ext2stock ext4 tmpfs), EXT2HOLE_BENCH_PROBES=1 (count the calls of
+# ext2hole_get_block and ext2hole_data_blocks_valid per workload with
+# kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
 # Speed is reported, never asserted: the exit status says whether every
 # workload ran and every figure came out.
 set -euo pipefail
@@ -60,6 +62,7 @@ report() {
 	} >"$RESULTS/bench.md"
 	cat "$RESULTS/bench.txt"
 	cp "$work/bench/out/bench.counters" "$RESULTS/bench-counters.txt" 2>/dev/null || true
+	cp "$work/bench/out/bench.probes" "$RESULTS/bench-probes.txt" 2>/dev/null || true
 	if command -v gnuplot >/dev/null && grep -q '^[a-z]' "$RESULTS/bench-scaling.dat"; then
 		scripts/bench-plot.sh "$RESULTS/bench-scaling.dat" "$RESULTS/bench-scaling.png" \
 			"$(cut -d';' -f1 "$work/header"), N=$n" ||
