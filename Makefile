@@ -75,8 +75,9 @@ fstests-full: deps module
 fstests-ci: deps module
 	EXT2HOLE_FSTESTS_JOBS=$${EXT2HOLE_FSTESTS_JOBS:-2} scripts/fstests.sh -s ci -l "$${FSTESTS_CI_LANES:-alloc noalloc}"
 
-# The benchmark harness belongs to the performance issue; until it lands
-# the target says so instead of failing on a missing script.
+# Benchmarks (scripts/bench.sh): every workload on ext2hole (alloc,
+# noalloc), ext2stock, the ext4 driver and tmpfs in one boot, the table in
+# results/bench.txt and .md.  EXT2HOLE_BENCH_N=3 repetitions by default.
 bench:
 	@if [ -x scripts/bench.sh ]; then $(MAKE) deps module tests && scripts/bench.sh; \
 	else echo "make bench: not available yet (no scripts/bench.sh; see README, Status)"; exit 2; fi
@@ -111,7 +112,8 @@ help:
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"
-	@echo "make bench      benchmarks (not available yet: says so)"
+	@echo "make bench      benchmarks against ext2stock, the ext4 driver and tmpfs:"
+	@echo "                 table in results/bench.txt (EXT2HOLE_BENCH_N=3 repetitions)"
 	@echo "make check-debug  the suite on a KASAN/lockdep kernel built from linux-source"
 	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"
 	@echo "make dist / deb   source tarball / ext2hole-dkms .deb"

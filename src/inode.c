@@ -520,9 +520,16 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 
 		if (!create) {
 			while (count < max && count < left &&
-			       le32_to_cpu(p[count]) == nr + count &&
-			       ext2hole_data_blocks_valid(sb, nr + count, 1))
+			       le32_to_cpu(p[count]) == nr + count)
 				count++;
+			/* One check for the run; block by block only if it fails. */
+			if (count > 1 && !ext2hole_data_blocks_valid(sb, nr, count)) {
+				count = 1;
+				while (count < max && count < left &&
+				       le32_to_cpu(p[count]) == nr + count &&
+				       ext2hole_data_blocks_valid(sb, nr + count, 1))
+					count++;
+			}
 		}
 		map_bh(bh_result, sb, nr);
 		clear_buffer_delay(bh_result);

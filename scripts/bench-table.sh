@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark table from the guest's raw figures (lines "rep target
+# figure value", tests/suites/bench.guest).
+#   usage: bench-table.sh [-m] [-c N] [-p DATFILE] RAW
+#   -m       a Markdown table (one row per figure) instead of the text one
+#   -c N     check: every target that ran has every figure N times, each a
+#            positive number; exit 1 (the gaps on stderr) otherwise.  Speed
+#            is never judged.
+#   -p FILE  also write the scaling data for gnuplot: per figure family
+#            (extgap, meta) and size, the median cost in microseconds per
+#            operation of each target
+# Per figure and target: min, median and max over the repetitions.  Ratios
+# are speeds relative to a baseline (above 1: faster than it): median over
+# median, with the spread [worst, best] = [min/max, max/min] of the two
+# (for latencies, figures named *_us, baseline over target).
+set -euo pipefail
+
+md=0 check=0 dat=''
+while getopts 'mc:p:' opt; do
+	case $opt in
+	m) md=1 ;;
+	c) check=$OPTARG ;;
+	p) dat=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+raw=${1:?usage: bench-table.sh [-m] [-c N] [-p DATFILE] RAW}
+
+awk -v md="$md" -v check="$check" -v dat="$dat" '
+function isnum(s) { return s ~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ }
+function fmt(x) {
+	if (x >= 100) return sprintf("%.0f", x)
+	if (x >= 10) return sprintf("%.1f", x)
+	return sprintf("%.2f", x)
+}
+# stats(f, t): sets lo, med, hi from the values of figure f, target t
+function stats(f, t,    k, n, i, j, v, a) {
+	n = cnt[f, t]
+	for (i = 1; i <= n; i++) a[i] = val[f, t, i]
+	for (i = 2; i <= n; i++) {
+		v = a[i]
+		for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
+		a[j + 1] = v
+	}
+	lo = a[1]; hi = a[n]
+	med = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# ratio(f, t, b): speed of t relative to b, "median [worst-best]"
+function ratio(f, t, b,    tl, tm, th, bl, bm, bh) {
+	if (!cnt[f, t] || !cnt[f, b]) return "n/a"
+	stats(f, t); tl = lo; tm = med; th = hi
+	stats(f, b); bl = lo; bm = med; bh = hi
+	if (f ~ /_us$/)
+		return sprintf("%.2f [%.2f-%.2f]", bm / tm, bl / th, bh / tl)
+	return sprintf("%.2f [%.2f-%.2f]", tm / bm, tl / bh, th / bl)
+}
+function unit(f) {
+	if (f ~ /_us$/) return "us (lower is better)"
+	if (f ~ /_MiBs$/) return "MiB/s"
+	if (f ~ /_IOPS$/) return "IOPS"
+	if (f ~ /^mmap\./) return "pages/s"
+	return "ops/s"
+}
+NF == 4 {
+	f = $3; t = $2
+	if (!(f in fseen)) { fseen[f] = 1; figs[++nf] = f }
+	if (!(t in tseen)) { tseen[t] = 1 }
+	cnt[f, t]++
+	val[f, t, cnt[f, t]] = $4
+	if (!isnum($4) || $4 + 0 <= 0) bad = bad sprintf("  %s %s rep %s: not a positive number: %s\n", t, f, $1, $4)
+	next
+}
+NF { bad = bad "  malformed line: " $0 "\n" }
+END {
+	nt = 0
+	split("alloc noalloc ext2stock ext4 tmpfs", order, " ")
+	for (i = 1; i <= 5; i++) if (order[i] in tseen) tg[++nt] = order[i]
+	if (md) {
+		printf "| figure | unit |"
+		for (j = 1; j <= nt; j++) printf " %s |", tg[j]
+		print " alloc vs ext2stock | noalloc vs ext2stock | alloc vs ext4 |"
+		printf "|---|---|"
+		for (j = 1; j <= nt; j++) printf "---|"
+		print "---|---|---|"
+		for (i = 1; i <= nf; i++) {
+			f = figs[i]
+			printf "| %s | %s |", f, unit(f)
+			for (j = 1; j <= nt; j++) {
+				if (cnt[f, tg[j]]) {
+					stats(f, tg[j])
+					printf " %s (%s-%s) |", fmt(med), fmt(lo), fmt(hi)
+				} else printf " n/a |"
+			}
+			printf " %s | %s | %s |\n", ratio(f, "alloc", "ext2stock"),
+				ratio(f, "noalloc", "ext2stock"), ratio(f, "alloc", "ext4")
+		}
+	} else {
+		printf "%-26s %-9s %3s %10s %10s %10s  %-20s %-20s\n", "figure", "target", "n",
+			"min", "median", "max", "vs ext2stock", "vs ext4"
+		for (i = 1; i <= nf; i++) {
+			f = figs[i]
+			for (j = 1; j <= nt; j++) {
+				t = tg[j]
+				if (!cnt[f, t]) continue
+				stats(f, t)
+				printf "%-26s %-9s %3d %10s %10s %10s  %-20s %-20s\n", f, t, cnt[f, t],
+					fmt(lo), fmt(med), fmt(hi), ratio(f, t, "ext2stock"), ratio(f, t, "ext4")
+			}
+		}
+	}
+	if (dat != "") {
+		printf "# family size" > dat
+		for (j = 1; j <= nt; j++) printf " %s", tg[j] > dat
+		printf "\n" > dat
+		for (i = 1; i <= nf; i++) {
+			f = figs[i]
+			if (f !~ /^(extgap|meta)\.[0-9]+$/) continue
+			split(f, p, ".")
+			printf "%s %s", p[1], p[2] > dat
+			for (j = 1; j <= nt; j++) {
+				if (cnt[f, tg[j]]) { stats(f, tg[j]); printf " %.6g", 1e6 / med > dat }
+				else printf " NaN" > dat
+			}
+			printf "\n" > dat
+		}
+	}
+	if (check) {
+		if (nf == 0) bad = bad "  no figures at all\n"
+		if (!("alloc" in tseen) && !("noalloc" in tseen)) bad = bad "  no ext2hole target\n"
+		for (i = 1; i <= nf; i++)
+			for (j = 1; j <= nt; j++)
+				if (cnt[figs[i], tg[j]] != check)
+					bad = bad sprintf("  %s %s: %d figures, expected %d\n",
+						tg[j], figs[i], cnt[figs[i], tg[j]], check)
+		for (t in tseen) {
+			k = 0
+			for (j = 1; j <= nt; j++) if (tg[j] == t) k = 1
+			if (!k) bad = bad "  unknown target " t "\n"
+		}
+		if (bad != "") { printf "bench-table: incomplete or bad figures:\n%s", bad > "/dev/stderr"; exit 1 }
+	}
+}' "$raw"

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench - the project's own benchmark workloads (scripts/bench.sh).
+ *
+ *   bench mmapfault FILE MIB   a sparse file of MIB MiB mapped shared, one
+ *                              store per page: faults/s, then the same
+ *                              pages per second including msync + fsync
+ *   bench extgap FILE N        N extending 4 KiB writes, each starting
+ *                              3000 bytes past EOF (a gap inside a page)
+ *   bench trunc FILE N         N cycles of truncate up and down with the
+ *                              EOF page mapped and dirtied before each
+ *   bench meta DIR N           create N files (in directories of 100),
+ *                              write 4 KiB to each, close, unlink them all
+ *   bench fsynclat FILE N      N times: pwrite 4 KiB at a random page of
+ *                              a 1 MiB file, fsync; latency p50 and p99
+ *
+ * Every result is one line "BENCH <figure> <value>", value a positive
+ * number (operations per second, or microseconds for latencies).  The
+ * program asserts nothing about speed: it exits 1 only when an operation
+ * fails or a figure cannot be computed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE	4096
+#define GAP	3000
+#define PER_DIR	100
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void report(const char *figure, double value)
+{
+	if (!(value > 0)) {
+		fprintf(stderr, "bench: %s: no positive figure (%g)\n", figure, value);
+		exit(1);
+	}
+	printf("BENCH %s %.6g\n", figure, value);
+}
+
+static void rate(const char *figure, double ops, double t0)
+{
+	double dt = now() - t0;
+
+	/* a clock that did not move cannot give a rate */
+	report(figure, dt > 0 ? ops / dt : 0);
+}
+
+static void mmapfault(const char *path, long mib)
+{
+	size_t len = (size_t)mib << 20, off;
+	double t0, t1;
+	char *p;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	if (ftruncate(fd, len))
+		die("ftruncate");
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	t0 = now();
+	for (off = 0; off < len; off += PAGE)
+		p[off] = 1 + (off >> 12) % 251;
+	t1 = now();
+	report("mmap.fault", t1 > t0 ? (len / PAGE) / (t1 - t0) : 0);
+	if (msync(p, len, MS_SYNC))
+		die("msync");
+	if (fsync(fd))
+		die("fsync");
+	rate("mmap.fault+sync", len / PAGE, t0);
+	munmap(p, len);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+}
+
+static void extgap(const char *path, const char *figure, long n)
+{
+	static char buf[PAGE];
+	off_t pos = 0;
+	double t0;
+	long i;
+	int fd;
+
+	memset(buf, 0x5a, sizeof(buf));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		pos += GAP;
+		if (pwrite(fd, buf, PAGE, pos) != PAGE)
+			die("pwrite");
+		pos += PAGE;
+	}
+	if (fsync(fd))
+		die("fsync");
+	rate(figure, n, t0);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+}
+
+static void trunc_cycles(const char *path, long n)
+{
+	const size_t maplen = 1 << 20;
+	double t0;
+	char *p;
+	long i;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	/* page 16 is the EOF page from here on */
+	if (ftruncate(fd, (64 << 10) + 1))
+		die("ftruncate");
+	p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		/* sizes inside a page: the EOF page stays mapped and dirty */
+		off_t small = (64 << 10) + 123 + (i % 7) * 300;
+		off_t big = small + 1000 + (i % 5) * 4096;
+
+		p[small - 1] = 1;
+		if (ftruncate(fd, big))
+			die("ftruncate up");
+		p[big - 1] = 2;
+		if (ftruncate(fd, small))
+			die("ftruncate down");
+	}
+	if (fsync(fd))
+		die("fsync");
+	rate("trunc.cycle", n, t0);
+	munmap(p, maplen);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+}
+
+static void meta(const char *dir, const char *figure, long n)
+{
+	static char buf[PAGE];
+	char path[4096];
+	double t0;
+	long i;
+	int fd;
+
+	memset(buf, 0xa5, sizeof(buf));
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		if (i % PER_DIR == 0) {
+			snprintf(path, sizeof(path), "%s/d%ld", dir, i / PER_DIR);
+			if (mkdir(path, 0755))
+				die(path);
+		}
+		snprintf(path, sizeof(path), "%s/d%ld/f%ld", dir, i / PER_DIR, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			die(path);
+		if (write(fd, buf, PAGE) != PAGE)
+			die("write");
+		close(fd);
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/d%ld/f%ld", dir, i / PER_DIR, i);
+		if (unlink(path))
+			die(path);
+		if (i % PER_DIR == PER_DIR - 1 || i == n - 1) {
+			snprintf(path, sizeof(path), "%s/d%ld", dir, i / PER_DIR);
+			if (rmdir(path))
+				die(path);
+		}
+	}
+	sync();
+	rate(figure, n, t0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void fsynclat(const char *path, long n)
+{
+	static char buf[PAGE];
+	const long pages = 256;
+	uint64_t r = 88172645463325252ULL;
+	double *lat, t0;
+	long i;
+	int fd;
+
+	lat = calloc(n, sizeof(*lat));
+	if (!lat)
+		die("calloc");
+	memset(buf, 0x3c, sizeof(buf));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	for (i = 0; i < pages; i++)
+		if (pwrite(fd, buf, PAGE, i * PAGE) != PAGE)
+			die("pwrite");
+	if (fsync(fd))
+		die("fsync");
+	for (i = 0; i < n; i++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		buf[0] = i;
+		t0 = now();
+		if (pwrite(fd, buf, PAGE, (off_t)(r % pages) * PAGE) != PAGE)
+			die("pwrite");
+		if (fsync(fd))
+			die("fsync");
+		lat[i] = (now() - t0) * 1e6;
+	}
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	report("fsync.p50_us", lat[(n - 1) / 2]);
+	report("fsync.p99_us", lat[(n * 99 - 1) / 100]);
+	free(lat);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+}
+
+int main(int argc, char **argv)
+{
+	long n;
+
+	if (argc < 4 || argc > 5)
+		goto usage;
+	n = strtol(argv[3], NULL, 0);
+	if (n <= 0)
+		goto usage;
+	if (!strcmp(argv[1], "mmapfault"))
+		mmapfault(argv[2], n);
+	else if (!strcmp(argv[1], "extgap"))
+		extgap(argv[2], argc == 5 ? argv[4] : "extgap", n);
+	else if (!strcmp(argv[1], "trunc"))
+		trunc_cycles(argv[2], n);
+	else if (!strcmp(argv[1], "meta"))
+		meta(argv[2], argc == 5 ? argv[4] : "meta", n);
+	else if (!strcmp(argv[1], "fsynclat"))
+		fsynclat(argv[2], n);
+	else
+		goto usage;
+	return 0;
+usage:
+	fprintf(stderr, "usage: bench mmapfault|extgap|trunc|meta|fsynclat PATH N [FIGURE]\n");
+	return 2;
+}
