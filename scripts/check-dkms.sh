@@ -256,7 +256,10 @@ pass deb-built "$(basename "$DEB") ($(($(date +%s) - t0))s)"
 # debian/ext2hole-dkms.lintian-overrides.
 lout=$WORKDIR/lintian.log
 lrc=0
-changes=$(ls "$(dirname "$DEB")"/deb/ext2hole_"${VERSION}"_*.changes 2>/dev/null | head -n 1 || true)
+changes=
+for c in "$(dirname "$DEB")"/deb/ext2hole_"${VERSION}"_*.changes; do
+	[ -f "$c" ] && changes=$c && break
+done
 if [ -z "$changes" ]; then
 	fail lintian "no ext2hole_${VERSION}_*.changes next to the .deb (deb.sh builds source and binary)"
 else
