@@ -7,13 +7,37 @@
 # By default it is the one Debian's linux-headers-amd64 depends on; never
 # `uname -r`: the build host does not run the target kernel.  KSERIES=6.1
 # or KSERIES=6.12 picks the newest packaged release of that series.
+#
+# A tree without scripts/ is the module's sources alone: the `make dist`
+# tarball, or /usr/src/ext2hole-<version> from the .deb.  There `make`
+# builds, and `make install` installs, for the running kernel (`uname -r`)
+# or KVER=, against /lib/modules/$(KVER)/build, as any out-of-tree module
+# does; nothing is installed with apt-get.  (DKMS never runs this file: its
+# MAKE line in dkms.conf calls kbuild itself.)
 
+ifneq ($(wildcard $(CURDIR)/scripts/kver.sh),)
 KVER ?= $(shell KSERIES='$(KSERIES)' scripts/kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
+DEPS_BUILD := deps-build
+else
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+DEPS_BUILD :=
+endif
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all module modules deps deps-build tests run check soak fuzz crash bench check-debug \
+# make install: the module into $(DESTDIR)/lib/modules/$(KVER)/$(MODDIR)/,
+# then depmod for that tree; fsck.ext2hole and the man pages under
+# $(DESTDIR)$(PREFIX) when the tree has them (the one in /usr/src has not).
+DESTDIR ?=
+MODDIR ?= updates
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DEPMOD ?= $(or $(shell PATH="$$PATH:/usr/sbin:/sbin" command -v depmod),/sbin/depmod)
+
+.PHONY: all module modules install deps deps-build tests run check soak fuzz crash bench check-debug \
 	check-dkms check-matrix dist deb style clean help \
 	fstests fstests-full fstests-ci
 
@@ -27,8 +51,18 @@ deps:
 deps-build:
 	scripts/deps.sh build
 
-module modules: deps-build
+module modules: $(DEPS_BUILD)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: module
+	install -D -m 644 ext2hole.ko $(DESTDIR)/lib/modules/$(KVER)/$(MODDIR)/ext2hole.ko
+	$(DEPMOD) -b $(or $(DESTDIR),/) $(KVER)
+	if [ -f tools/fsck.ext2hole ]; then \
+		install -D -m 755 tools/fsck.ext2hole $(DESTDIR)$(SBINDIR)/fsck.ext2hole; fi
+	if [ -f docs/ext2hole.5 ]; then \
+		install -D -m 644 docs/ext2hole.5 $(DESTDIR)$(MANDIR)/man5/ext2hole.5; fi
+	if [ -f docs/fsck.ext2hole.8 ]; then \
+		install -D -m 644 docs/fsck.ext2hole.8 $(DESTDIR)$(MANDIR)/man8/fsck.ext2hole.8; fi
 
 # Static test programs that run inside the guest.
 tests: deps-build
@@ -104,6 +138,8 @@ clean:
 
 help:
 	@echo "make            build ext2hole.ko for KVER=$(KVER)"
+	@echo "make install    install it in \$$DESTDIR/lib/modules/KVER/$(MODDIR)/ and run depmod,"
+	@echo "                 and fsck.ext2hole in \$$DESTDIR$(SBINDIR) (DESTDIR=, KVER=)"
 	@echo "make run        build, boot the packaged kernel in QEMU, show the guarantees"
 	@echo "make check      the whole test suite; ends with 'N passed, N failed, N skipped'"
 	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"

@@ -26,7 +26,10 @@
 #include "hole.h"
 #include "xattr.h"
 
-#define EXT2HOLE_VERSION		"0.1.0"
+/* Kbuild defines EXT2HOLE_VERSION from debian/changelog (or dkms.conf). */
+#ifndef EXT2HOLE_VERSION
+#error "EXT2HOLE_VERSION is set by Kbuild; build through it"
+#endif
 
 /* s_mount_opt bits */
 #define EXT2HOLE_MOUNT_ERRORS_CONT	0x0001

@@ -4,7 +4,8 @@
 # make check-dkms: the .deb, end to end, without touching the host's own
 # package set and without loading anything into the host's kernel.
 #
-#  1. scripts/deb.sh builds build/ext2hole-dkms_<v>_all.deb.
+#  1. scripts/deb.sh builds build/ext2hole-dkms_<v>_all.deb; lintian
+#     must find no error or warning that the overrides do not explain.
 #  2. A throwaway Debian 12 root (debootstrap --variant=minbase bookworm,
 #     from the mirror the host's apt already uses) with dkms, gcc, make and
 #     linux-headers-$KVER is unpacked from a cache
@@ -12,6 +13,8 @@
 #  3. In that root (chroot): dpkg -i the .deb; its postinst must have DKMS
 #     build and install ext2hole.ko for $KVER (the chroot sees the host's
 #     `uname -r`, which has no headers there, so DKMS must pick $KVER).
+#     The tree in /usr/src builds with plain `make KVER=` and installs
+#     with `make install DESTDIR=` (no scripts/ there, no apt-get).
 #  4. That very .ko is booted in the QEMU guest: EXT2HOLE_KO=<it>
 #     tests/check.sh dkms-smoke (mount a 1 KiB ext2 image, read it back,
 #     check /sys/module/ext2hole/version and the .ko's checksum).
@@ -161,6 +164,7 @@ install_host_tools() {
 	command -v debootstrap >/dev/null || need+=(debootstrap)
 	command -v zstd >/dev/null || need+=(zstd)
 	command -v modinfo >/dev/null || need+=(kmod)
+	command -v lintian >/dev/null || need+=(lintian)
 	if [ ${#need[@]} -gt 0 ]; then
 		echo "check-dkms: installing ${need[*]} on the host"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
@@ -235,16 +239,41 @@ install_host_tools
 ROOT_CACHE=$CACHE_DIR/dkms-root-$KVER.tar.zst
 
 # 1. the package
+VERSION=$(scripts/version.sh)
 if [ $wrong = 1 ]; then
 	echo "check-dkms: SELF-TEST with a dkms.conf naming ext2holex: this run must FAIL"
 	scripts/deb.sh --wrong-name >>"$LOG" 2>&1 || die "deb.sh --wrong-name failed (log: $LOG)"
-	DEB=$BUILD/wrong-name/ext2hole-dkms_0.1.0_all.deb
+	DEB=$BUILD/wrong-name/ext2hole-dkms_${VERSION}_all.deb
 else
 	scripts/deb.sh >>"$LOG" 2>&1 || { tail -n 20 "$LOG"; die "deb.sh failed"; }
-	DEB=$BUILD/ext2hole-dkms_0.1.0_all.deb
+	DEB=$BUILD/ext2hole-dkms_${VERSION}_all.deb
 fi
-VERSION=$(dpkg-deb -f "$DEB" Version)
 pass deb-built "$(basename "$DEB") ($(($(date +%s) - t0))s)"
+
+# lintian, Debian's checks, on the source package and the .deb (the
+# .changes names both): no error or warning, and every tag of any level
+# that remains is explained in debian/source/lintian-overrides or
+# debian/ext2hole-dkms.lintian-overrides.
+lout=$WORKDIR/lintian.log
+lrc=0
+changes=
+for c in "$(dirname "$DEB")"/deb/ext2hole_"${VERSION}"_*.changes; do
+	[ -f "$c" ] && changes=$c && break
+done
+if [ -z "$changes" ]; then
+	fail lintian "no ext2hole_${VERSION}_*.changes next to the .deb (deb.sh builds source and binary)"
+else
+	lintian --fail-on error,warning --pedantic -I --show-overrides "$changes" >"$lout" 2>&1 || lrc=$?
+	grep -v '^running with root privileges' "$lout" | sed 's/^/INFO lintian: /' || true
+	cat "$lout" >>"$LOG"
+	nbad=$(grep -c '^[EWIPX]: ' "$lout" || true)
+	nover=$(grep -c '^O: ' "$lout" || true)
+	if [ "$lrc" = 0 ] && [ "$nbad" = 0 ]; then
+		pass lintian "$(basename "$changes"): no tag but $nover overridden with a reason"
+	else
+		fail lintian "lintian rc=$lrc, $nbad tags not overridden (log: $lout)"
+	fi
+fi
 
 # 2. the root (cached)
 exec 9>"$CACHE_DIR/dkms-root-$KVER.lock"
@@ -347,6 +376,31 @@ if [ -n "$KO" ]; then
 	ko_sum=$(sha256sum "$WORKDIR/ext2hole.ko" | cut -d' ' -f1)
 	echo "INFO dkms-built module sha256 $ko_sum"
 fi
+
+# The tree in /usr/src builds on its own with plain make (no scripts/,
+# no apt-get): `make KVER=` builds against /lib/modules/KVER/build, and
+# `make install` puts the module in a DESTDIR and runs depmod there.
+# Without KVER it would take `uname -r` (the host's kernel here).
+src=/usr/src/ext2hole-$VERSION
+if in_root sh -c "rm -rf /tmp/plain /tmp/destdir && cp -a $src /tmp/plain &&
+	make -C /tmp/plain KVER=$KVER && make -C /tmp/plain install KVER=$KVER DESTDIR=/tmp/destdir" \
+	>"$WORKDIR/plain-make.log" 2>&1 &&
+	[ "$(modinfo -F version "$ROOT/tmp/destdir/lib/modules/$KVER/updates/ext2hole.ko" 2>/dev/null)" = "$VERSION" ] &&
+	grep -q '^updates/ext2hole\.ko:' "$ROOT/tmp/destdir/lib/modules/$KVER/modules.dep"; then
+	pass plain-make "make KVER=$KVER; make install DESTDIR= in $src"
+else
+	fail plain-make "plain make / make install in a copy of $src failed (log: $WORKDIR/plain-make.log)"
+fi
+cat "$WORKDIR/plain-make.log" >>"$LOG"
+# (make -n still runs the recursive make, which fails: no headers for
+# the host's kernel in the root.)
+pout=$(in_root make -n -C "$src" 2>&1 || true)
+if grep -q -- "-C /lib/modules/$(uname -r)/build M=$src modules" <<<"$pout"; then
+	pass plain-make-uname "plain make takes the running kernel"
+else
+	fail plain-make-uname "make -n in $src does not build for \`uname -r\`: $(tail -n 2 <<<"$pout" | tr '\n' ' ')"
+fi
+in_root rm -rf /tmp/plain /tmp/destdir
 
 # BUILD_EXCLUSIVE_KERNEL: another series is refused (dkms exit 77), not
 # built and not failed.

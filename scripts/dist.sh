@@ -4,7 +4,11 @@
 # make dist: build/ext2hole-<version>.tar.gz, the source tarball that
 # DKMS and the .deb are made from.  It holds what a module build needs
 # (Kbuild, Makefile, src/, include/, dkms.conf) plus LICENSE, README.md,
-# docs/dkms.md, docs/ext2hole.5 and debian/; never build outputs or tests.
+# docs/dkms.md, the man pages, tools/fsck.ext2hole and debian/; never
+# build outputs or tests.  Its dkms.conf has the version written in (from
+# debian/changelog, in place of #MODULE_VERSION#), so the unpacked tree
+# is ready for `dkms add` as it is; debian/rules does the same with
+# dh_dkms -V when the .deb is built.
 #
 # Files come from the working tree; inside git only tracked or untracked
 # but not ignored files are taken, so kbuild droppings never leak in.
@@ -17,24 +21,24 @@ cd "$TOP"
 
 die() { echo "dist.sh: $*" >&2; exit 1; }
 
-# One version, three places: dkms.conf, the module, debian/changelog.
-version=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
-hversion=$(sed -n 's/^#define[[:space:]]*EXT2HOLE_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' \
-	include/ext2hole.h)
-cversion=$(sed -n '1s/^ext2hole (\([^)]*\)).*/\1/p' debian/changelog)
-[ -n "$version" ] || die "no PACKAGE_VERSION in dkms.conf"
-[ "$version" = "$hversion" ] ||
-	die "dkms.conf PACKAGE_VERSION=$version but include/ext2hole.h says $hversion"
-[ "$version" = "$cversion" ] ||
-	die "dkms.conf PACKAGE_VERSION=$version but debian/changelog says $cversion"
+# One version, in debian/changelog; the tarball's dkms.conf gets it
+# written in (below), the module reads it through Kbuild.
+version=$(scripts/version.sh)
+grep -q '^PACKAGE_VERSION="#MODULE_VERSION#"$' dkms.conf ||
+	die "dkms.conf must say PACKAGE_VERSION=\"#MODULE_VERSION#\" (the version lives in debian/changelog)"
+if grep -q '^#define[[:space:]]*EXT2HOLE_VERSION[[:space:]]*"' include/*.h; then
+	die "include/ defines EXT2HOLE_VERSION; Kbuild sets it from debian/changelog"
+fi
 
-paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs/dkms.md docs/ext2hole.5)
+paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs/dkms.md docs/ext2hole.5
+	docs/fsck.ext2hole.8 tools/fsck.ext2hole)
 [ -e README.md ] && paths+=(README.md) || echo "dist.sh: warning: no README.md" >&2
-for p in Kbuild Makefile dkms.conf LICENSE src include debian; do
+for p in Kbuild Makefile dkms.conf LICENSE src include debian tools/fsck.ext2hole; do
 	[ -e "$p" ] || die "missing $p"
 done
 [ -e docs/dkms.md ] || die "missing docs/dkms.md"
 [ -e docs/ext2hole.5 ] || die "missing docs/ext2hole.5"
+[ -e docs/fsck.ext2hole.8 ] || die "missing docs/fsck.ext2hole.8"
 
 name=ext2hole-$version
 stage=$BUILD/dist/$name
@@ -62,6 +66,10 @@ for o in $(grep -o 'src/[A-Za-z0-9_]*\.o' Kbuild); do
 	[ -f "$stage/${o%.o}.c" ] ||
 		die "Kbuild names $o but ${o%.o}.c is not in the tarball"
 done
+
+sed -i "s/^PACKAGE_VERSION=\"#MODULE_VERSION#\"\$/PACKAGE_VERSION=\"$version\"/" "$stage/dkms.conf"
+grep -q "^PACKAGE_VERSION=\"$version\"\$" "$stage/dkms.conf" ||
+	die "could not write the version into the tarball's dkms.conf"
 
 out=$BUILD/$name.tar.gz
 tar -C "$BUILD/dist" --sort=name --mtime="@$epoch" --owner=0 --group=0 \
