@@ -17,9 +17,16 @@ else
 	mapfile -t suites < <(grep -v '^\s*\(#\|$\)' tests/suites.list)
 fi
 
+live=${EXT2HOLE_LIVE:-}
+if [ -z "$live" ]; then
+	if [ -t 1 ]; then live=1; else live=0; fi
+fi
+
 start=$(date +%s)
+echo "check.sh: kernel image ${KVER:-$(scripts/kver.sh)} (fetched once, cached under /var/cache/ext2hole/kernel)"
 scripts/fetch-kernel.sh >/dev/null
 if [ -z "${EXT2HOLE_STOCK_KO:-}" ]; then
+	echo "check.sh: ext2stock baseline module (built once from linux-source, a few minutes; cached)"
 	scripts/build-baseline.sh >/dev/null ||
 		echo "check.sh: baseline ext2stock did not build; stock targets will be skipped" >&2
 fi
@@ -41,7 +48,21 @@ for s in "${suites[@]}"; do
 	echo "=== suite $s"
 	t0=$(date +%s)
 	sout=$BUILD/work/$EXT2HOLE_RUN_ID/$s.out
+	# Live progress: the guest's RESULT lines as it prints them (on a
+	# terminal, or with EXT2HOLE_LIVE=1); the verdicts that count, with the
+	# host's e2fsck and kernel-log checks, follow when the suite ends.
+	livepid=''
+	if [ "$live" = 1 ]; then
+		clog=$BUILD/work/$EXT2HOLE_RUN_ID/$s/console.log
+		(tail -n +1 -F "$clog" 2>/dev/null |
+		 sed -un 's/\r//g; s/^RESULT \(PASS\|FAIL\|SKIP\) \([^ ]*\).*/  [guest] \1 \2/p') 2>/dev/null &
+		livepid=$!
+	fi
 	tests/run-suite.sh "$s" "$initrd" >"$sout" 2>&1 || true
+	if [ -n "$livepid" ]; then
+		pkill -P "$livepid" tail 2>/dev/null || true
+		{ wait "$livepid"; } 2>/dev/null || true
+	fi
 	grep -av '^COUNTS ' "$sout" || true
 	p='' f='' k=''
 	read -r p f k < <(sed -n 's/^COUNTS //p' "$sout" | tail -n 1) || true
