@@ -93,7 +93,7 @@ static void on_sigbus(int sig)
 	_exit(4);
 }
 
-static void storer(volatile uint64_t *map)
+static void storer(uint64_t *map)
 {
 	uint64_t cnt = 0;
 
@@ -121,7 +121,7 @@ static void storer(volatile uint64_t *map)
 					      : R_END / 8 + (long)(rnd() % 128);
 		}
 		v = ((g + 1) << 32) | (++cnt & 0xffffffffULL);
-		map[w] = v;
+		__atomic_store_n(&map[w], v, __ATOMIC_RELAXED);
 		__atomic_store_n(&sh->shadow[w], v, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&sh->stores[g & 1], 1, __ATOMIC_ACQ_REL);
 		__atomic_add_fetch(&sh->total_stores, 1, __ATOMIC_RELAXED);
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 {
 	uint64_t seed = 0, iters = 0, want = 64, k;
 	uint64_t *buf, *dbuf;
-	volatile uint64_t *map;
+	uint64_t *map;
 	int opt, fd, dfd, seconds = 20;
 	long bad = 0;
 	time_t t0;
