@@ -233,6 +233,13 @@ struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
  * or owns the inode (evict, failed write_begin beyond i_size).
  */
 void ext2hole_truncate_blocks(struct inode *inode, loff_t offset);
+void ext2hole_free_range(struct inode *inode, u64 cut, u64 end);
+/* get_block's @create that also zeroes a new data block on disk first */
+#define EXT2HOLE_GET_BLOCK_ZERO		2
+
+/* falloc.c */
+long ext2hole_fallocate(struct file *file, int mode, loff_t offset,
+			loff_t len);
 
 /* dir.c */
 #ifndef EFSCORRUPTED

@@ -92,6 +92,7 @@ const struct file_operations ext2hole_file_operations = {
 	.fsync		= ext2hole_fsync,
 	.splice_read	= ext2hole_splice_read,
 	.splice_write	= iter_file_splice_write,
+	.fallocate	= ext2hole_fallocate,
 	.unlocked_ioctl	= ext2hole_ioctl,
 #ifdef CONFIG_COMPAT
 	.compat_ioctl	= ext2hole_compat_ioctl,

@@ -16,6 +16,7 @@
 #include <linux/writeback.h>
 #include <linux/namei.h>
 #include <linux/iversion.h>
+#include <linux/blkdev.h>
 #include "ext2hole.h"
 
 static inline unsigned long ext2hole_apb(struct super_block *sb)
@@ -454,7 +455,9 @@ static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
  * @iblock: logical block number
  * @bh_result: out: mapped (map_bh) when the block exists or was made;
  *	in: b_size bounds how many contiguous blocks a lookup may map
- * @create: allocate missing indirect blocks and the data block
+ * @create: allocate missing indirect blocks and the data block;
+ *	%EXT2HOLE_GET_BLOCK_ZERO also writes zeros to a new data block on
+ *	disk (and waits) before it enters the map (fallocate, falloc.c)
  *
  * Takes i_map_mutex.  Every pointer read from disk is checked with
  * ext2hole_data_blocks_valid() before it is followed.  A new data block
@@ -562,6 +565,16 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		}
 	}
 
+	/* Preallocation: zeros on disk before the block enters the map. */
+	if (create == EXT2HOLE_GET_BLOCK_ZERO) {
+		err = sb_issue_zeroout(sb, newb[n - 1], 1, GFP_NOFS);
+		if (err) {
+			for (i = 0; i < n; i++)
+				ext2hole_free_blocks(inode, newb[i], 1);
+			goto out;
+		}
+	}
+
 	/* Build the new branch bottom-up; splice it in last. */
 	for (i = 1; i < n; i++) {
 		struct buffer_head *ibh = sb_getblk(sb, newb[i - 1]);
@@ -653,13 +666,13 @@ static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
 }
 
 /*
- * Free what lies at or beyond logical block @cut in the subtree under
+ * Free what lies in logical blocks [@cut, @end) in the subtree under
  * pointer *@p, of @height levels of indirection (0: *@p is a data block),
  * whose first logical block is @start.  Indirect blocks left empty are
  * freed too.  Sets *@dirty when *@p changed.  Under i_map_mutex.
  */
 static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
-				 u64 start, u64 cut,
+				 u64 start, u64 cut, u64 end,
 				 struct ext2hole_free_run *run, bool *dirty)
 {
 	struct super_block *sb = inode->i_sb;
@@ -671,7 +684,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	bool child_dirty = false, empty = true;
 	__le32 *ind;
 
-	if (!nr || start + span <= cut)
+	if (!nr || start + span <= cut || start >= end)
 		return;
 	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
 		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
@@ -697,7 +710,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	child_span = span >> bits;
 	for (i = 0; i < apb; i++) {
 		ext2hole_free_branch(inode, &ind[i], height - 1,
-				     start + i * child_span, cut, run,
+				     start + i * child_span, cut, end, run,
 				     &child_dirty);
 		if (ind[i])
 			empty = false;
@@ -718,43 +731,60 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 }
 
 /**
- * ext2hole_truncate_blocks - free the blocks beyond a size
+ * ext2hole_free_range - free the blocks of a range of logical blocks
  * @inode: the inode
- * @offset: new size in bytes; blocks wholly at or beyond it are freed
+ * @cut: first logical block to free
+ * @end: logical block after the last one to free (U64_MAX: to the end)
  *
- * Data and indirect blocks at every level; indirect blocks that become
- * empty are freed, partial ones get their pointers past the cut zeroed.
- * The page cache must already be cut at @offset.  Marks the inode dirty.
+ * Data and indirect blocks at every level, through ext2hole_free_blocks();
+ * indirect blocks that become empty are freed, partial ones get their
+ * pointers in the range zeroed.  Truncation and punching a hole
+ * (falloc.c) both come here.  The page cache over the range must already
+ * be gone and no writeback of it in flight.  Marks the inode dirty.
  */
-void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
+void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	u64 apb = ext2hole_apb(sb);
-	u64 cut = DIV_ROUND_UP((u64)offset, sb->s_blocksize);
 	struct ext2hole_free_run run = { 0, 0 };
 	bool dirty = false;
 	int i;
 
-	if (!ext2hole_has_block_map(inode))
+	if (!ext2hole_has_block_map(inode) || cut >= end)
 		return;
 
 	mutex_lock(&ei->i_map_mutex);
 	for (i = 0; i < EXT2HOLE_NDIR_BLOCKS; i++)
-		ext2hole_free_branch(inode, &ei->i_data[i], 0, i, cut, &run,
-				     &dirty);
+		ext2hole_free_branch(inode, &ei->i_data[i], 0, i, cut, end,
+				     &run, &dirty);
 	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_IND_BLOCK], 1,
-			     EXT2HOLE_NDIR_BLOCKS, cut, &run, &dirty);
+			     EXT2HOLE_NDIR_BLOCKS, cut, end, &run, &dirty);
 	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_DIND_BLOCK], 2,
-			     EXT2HOLE_NDIR_BLOCKS + apb, cut, &run, &dirty);
+			     EXT2HOLE_NDIR_BLOCKS + apb, cut, end, &run, &dirty);
 	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_TIND_BLOCK], 3,
-			     EXT2HOLE_NDIR_BLOCKS + apb + apb * apb, cut, &run,
-			     &dirty);
+			     EXT2HOLE_NDIR_BLOCKS + apb + apb * apb, cut, end,
+			     &run, &dirty);
 	ext2hole_run_flush(inode, &run);
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
 	mutex_unlock(&ei->i_map_mutex);
 	mark_inode_dirty(inode);
+}
+
+/**
+ * ext2hole_truncate_blocks - free the blocks beyond a size
+ * @inode: the inode
+ * @offset: new size in bytes; blocks wholly at or beyond it are freed
+ *
+ * See ext2hole_free_range().  The page cache must already be cut at
+ * @offset.
+ */
+void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
+{
+	ext2hole_free_range(inode,
+			    DIV_ROUND_UP((u64)offset, inode->i_sb->s_blocksize),
+			    U64_MAX);
 }
 
 /**

@@ -2,7 +2,8 @@
 /*
  * fsx: a seeded, model-based random file tester in the manner of fsx.
  *
- *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] [-E] [-F] FILE
+ *   fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K N] [-P CKPT] [-V] [-q] [-E] [-F]
+ *       [-H] [-Z] [-A] FILE
  *
  * Operations: pwrite, pread, mapped read, mapped write (MAP_SHARED: half
  * the time through a fresh mapping of the range, half through one mapping
@@ -19,6 +20,15 @@
  * then continues the same operation stream; the model is saved at the end.
  * -V only checks the file against CKPT.  -E turns the EOF pollution off (a
  * control run: without it, stock ext2 passes).
+ *
+ * -H adds hole punching (fallocate PUNCH_HOLE | KEEP_SIZE), -Z zero range
+ * (with and without KEEP_SIZE), -A preallocation (mode 0, and KEEP_SIZE
+ * inside EOF): each is followed by a read of the range, and half the time
+ * by a store through the persistent mapping into the range, whose PTEs may
+ * still be writable from before: unless the operation write-protected the
+ * pages, that store skips page_mkwrite into a freed block and is lost at
+ * the next close + cache drop.  Without these flags the operation stream
+ * of a seed is the one it always was.
  *
  * Prints "seed=N" first; on a mismatch it prints the offset, the bytes and
  * the tail of the operation log, and exits 1.  -s SEED -N OPS replays a run
@@ -37,18 +47,20 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/falloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 enum op {
 	OP_READ, OP_MAPREAD, OP_WRITE, OP_MAPWRITE, OP_TRUNCATE,
-	OP_FSYNC, OP_MSYNC, OP_REOPEN, OP_POLLUTE, OP_NR
+	OP_FSYNC, OP_MSYNC, OP_REOPEN, OP_POLLUTE, OP_PUNCH, OP_ZERO,
+	OP_FALLOC, OP_NR
 };
 
 static const char *const op_name[OP_NR] = {
 	"read", "mapread", "write", "mapwrite", "truncate",
-	"fsync", "msync", "reopen", "pollute",
+	"fsync", "msync", "reopen", "pollute", "punch", "zero", "falloc",
 };
 
 #define LOG_SIZE 64
@@ -78,6 +90,7 @@ static int have_drop = 1;
 static unsigned char *pmap;		/* the persistent shared mapping */
 static size_t pmap_len;
 static int no_persistent;
+static int do_holes, do_zero, do_falloc;	/* -H, -Z, -A */
 
 /* ------------------------------------------------------------------ */
 
@@ -118,11 +131,12 @@ static void dump_log(void)
 	for (; i < log_count; i++) {
 		struct log_entry *e = &oplog[i % LOG_SIZE];
 
-		printf("  %6" PRIu64 " %-8s 0x%06llx %6lld  0x%06llx -> 0x%06llx%s%s\n",
+		printf("  %6" PRIu64 " %-8s 0x%06llx %6lld  0x%06llx -> 0x%06llx%s%s%s\n",
 		       e->nr, op_name[e->op], e->off, e->len, e->size_before,
 		       e->size_after,
 		       e->flag & 1 ? " +msync" : "",
-		       e->flag & 2 ? " (persistent mapping)" : "");
+		       e->flag & 2 ? " (persistent mapping)" : "",
+		       e->flag & 4 ? " keep-size" : "");
 	}
 }
 
@@ -434,6 +448,61 @@ static void do_mapwrite(long long off, long long len)
 	log_op(OP_MAPWRITE, off, len, old, size, do_msync | (base ? 0 : 2));
 }
 
+/*
+ * fallocate @mode over [off, off+len), then check the range and, half the
+ * time, store into it through the persistent mapping (see the header).
+ */
+static void do_fallocate(enum op op, long long off, long long len)
+{
+	int keep = op == OP_PUNCH || rnd_range(2);
+	int mode = op == OP_PUNCH ? FALLOC_FL_PUNCH_HOLE :
+		   op == OP_ZERO ? FALLOC_FL_ZERO_RANGE : 0;
+	long long old = size, end = off + len, zend;
+
+	if (keep)
+		mode |= FALLOC_FL_KEEP_SIZE;
+	/* preallocation beyond EOF keeping the size has no place on ext2 */
+	if (op == OP_FALLOC && keep && end > size)
+		end = size;
+	if (end <= off)
+		return;
+	len = end - off;
+	if (!keep && end > size)
+		pollute_eof();
+	if (fallocate(fd, mode, off, len))
+		fatal("fallocate %s%s 0x%llx+%lld", op_name[op],
+		      keep ? " keep-size" : "", off, len);
+	if (op != OP_FALLOC) {
+		zend = end < size ? end : size;
+		if (zend > off)
+			memset(good + off, 0, zend - off);
+	}
+	if (!keep && end > size)
+		size = end;
+	log_op(op, off, len, old, size, keep ? 4 : 0);
+	if (size > old)
+		check_grown(old, size, "hole after fallocate beyond EOF");
+	zend = end < size ? end : size;
+	if (zend <= off)
+		return;
+	check_pread(off, zend - off, op == OP_FALLOC ? "after preallocation" :
+		    op == OP_PUNCH ? "punched range" : "zeroed range");
+	if (pmap && rnd_range(2)) {
+		long long s = off + rnd_range(zend - off);
+		long long l = 1 + rnd_range(zend - s < 3000 ? zend - s : 3000);
+
+		fill_data(s, l);
+		if (sigsetjmp(bus_jmp, 1)) {
+			printf("fsx: SIGBUS storing into 0x%llx+%lld after %s\n",
+			       s, l, op_name[op]);
+			finish_fail();
+		}
+		memcpy(pmap + s, temp, l);
+		memcpy(good + s, temp, l);
+		log_op(OP_MAPWRITE, s, l, size, size, 2);
+	}
+}
+
 static void do_read(long long off, long long len)
 {
 	log_op(OP_READ, off, len, size, size, 0);
@@ -505,8 +574,25 @@ static long long pick_len(long long max)
 
 static void one_op(void)
 {
-	unsigned int r = rnd_range(100);
+	unsigned int r;
 	long long off, len;
+
+	if (do_holes || do_zero || do_falloc) {
+		r = rnd_range(100);
+		if (r < 12) {
+			enum op op = r < 6 ? OP_PUNCH : r < 10 ? OP_ZERO : OP_FALLOC;
+
+			if ((op == OP_PUNCH && !do_holes) ||
+			    (op == OP_ZERO && !do_zero) ||
+			    (op == OP_FALLOC && !do_falloc))
+				return;
+			off = pick_off(op == OP_PUNCH ? size : maxlen);
+			len = pick_len(maxlen - off);
+			do_fallocate(op, off, len ? len : 1);
+			return;
+		}
+	}
+	r = rnd_range(100);
 
 	if (r < 15) {			/* read */
 		if (!size)
@@ -596,7 +682,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: fsx [-s SEED] [-N OPS] [-l MAXLEN] [-o MAXOPLEN] [-K REOPEN] [-P CKPT] [-V] [-q] [-E] [-F] FILE\n"
 		"  -E  no EOF pollution (a control run: the stock kernel passes it)\n"
-		"  -F  fresh mappings only (no persistent mapping)\n");
+		"  -F  fresh mappings only (no persistent mapping)\n"
+		"  -H  punch holes; -Z  zero ranges; -A  preallocate (fallocate)\n");
 	exit(2);
 }
 
@@ -606,7 +693,7 @@ int main(int argc, char **argv)
 	int opt, resumed = 0, seed_given = 0;
 	uint64_t i;
 
-	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:VqEF")) != -1) {
+	while ((opt = getopt(argc, argv, "s:N:l:o:K:P:VqEFHZA")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -638,6 +725,15 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			no_persistent = 1;
+			break;
+		case 'H':
+			do_holes = 1;
+			break;
+		case 'Z':
+			do_zero = 1;
+			break;
+		case 'A':
+			do_falloc = 1;
 			break;
 		default:
 			usage();

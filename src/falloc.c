@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext2hole: fallocate(2) - punching holes, zeroing ranges and plain
+ * preallocation on the indirect block map (docs/design.md section 4,
+ * "Making holes").
+ *
+ * Every mode runs like a size change: i_rwsem, then the invalidate lock
+ * exclusive, so that page_mkwrite (which takes it shared) and the creation
+ * of pages by faults and reads wait until the map and the page cache agree
+ * again.  A punch write-protects the pages straddling either end of the
+ * range and removes the pages wholly inside it (which waits for their
+ * writeback), before any block is freed: the next store into a punched
+ * block goes through page_mkwrite again (G1, G3), which allocates or
+ * delays, and no writeback still in flight writes a freed block.
+ *
+ * This format has no unwritten extents.  A preallocated block therefore
+ * holds zeros on disk before it enters the map (EXT2HOLE_GET_BLOCK_ZERO),
+ * and no block may lie beyond i_size (e2fsck calls that damage), so
+ * preallocation beyond EOF that keeps the size is refused.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/rmap.h>
+#include <linux/falloc.h>
+#include <linux/buffer_head.h>
+#include "ext2hole.h"
+
+#define EXT2HOLE_FALLOC_MODES	(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE | \
+				 FALLOC_FL_ZERO_RANGE)
+
+/*
+ * Write-protect the cached page holding @pos, so that the next store
+ * through any mapping faults into page_mkwrite (a dirty PTE re-dirties the
+ * page, as clear_page_dirty_for_io() does).
+ */
+static void ext2hole_falloc_wrprotect(struct inode *inode, loff_t pos)
+{
+	struct page *page = find_lock_page(inode->i_mapping, pos >> PAGE_SHIFT);
+
+	if (!page)
+		return;
+	if (folio_mkclean(page_folio(page)))
+		set_page_dirty(page);
+	unlock_page(page);
+	put_page(page);
+}
+
+/*
+ * Zero bytes [@from, @to) of one block, in the page cache and, when the
+ * block is mapped or delayed, on disk: the buffer is read if needed and
+ * marked dirty.  A hole that is not cached needs nothing.
+ */
+static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int bsize = i_blocksize(inode);
+	unsigned int offset = offset_in_page(from);
+	struct buffer_head *bh;
+	struct page *page;
+	unsigned int pos;
+	int err = 0;
+
+	if (from >= to)
+		return 0;
+	page = find_lock_page(mapping, from >> PAGE_SHIFT);
+	if (!page) {
+		struct buffer_head map_bh = { .b_size = bsize };
+
+		err = ext2hole_get_block(inode, from >> inode->i_blkbits,
+					 &map_bh, 0);
+		if (err || !buffer_mapped(&map_bh))
+			return err;
+		page = grab_cache_page(mapping, from >> PAGE_SHIFT);
+		if (!page)
+			return -ENOMEM;
+	}
+	wait_on_page_writeback(page);
+	if (!page_has_buffers(page))
+		ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
+	bh = page_buffers(page);
+	for (pos = bsize; pos <= offset; pos += bsize)
+		bh = bh->b_this_page;
+
+	if (!buffer_mapped(bh) && !buffer_delay(bh)) {
+		err = ext2hole_get_block(inode, from >> inode->i_blkbits, bh, 0);
+		if (err)
+			goto out;
+	}
+	if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
+		if (PageUptodate(page)) {
+			set_buffer_uptodate(bh);
+		} else if (bh_read(bh, 0) < 0) {
+			err = -EIO;
+			goto out;
+		}
+	}
+	zero_user(page, offset, to - from);
+	if (buffer_mapped(bh) || buffer_delay(bh))
+		mark_buffer_dirty(bh);
+out:
+	unlock_page(page);
+	put_page(page);
+	return err;
+}
+
+/*
+ * Punch [@offset, @end) out of a file of size @size (no bigger): the
+ * invalidate lock is held exclusive.  A range that reaches EOF takes the
+ * whole EOF block (its tail beyond EOF holds no data).
+ */
+static int ext2hole_punch_locked(struct inode *inode, loff_t offset,
+				 loff_t end, loff_t size)
+{
+	unsigned int bsize = i_blocksize(inode);
+	loff_t first = round_up(offset, bsize);
+	loff_t last;
+	int err;
+
+	if (offset >= size || offset >= end)
+		return 0;
+	if (end >= size)
+		end = round_up(size, bsize);
+	last = round_down(end, bsize);
+
+	if (offset_in_page(offset))
+		ext2hole_falloc_wrprotect(inode, offset);
+	if (offset_in_page(end))
+		ext2hole_falloc_wrprotect(inode, end);
+
+	if (first > last) {
+		/* inside one block */
+		err = ext2hole_zero_partial(inode, offset, end);
+	} else {
+		err = ext2hole_zero_partial(inode, offset, first);
+		if (!err)
+			err = ext2hole_zero_partial(inode, last, end);
+	}
+	if (err)
+		return err;
+
+	/*
+	 * Zeroes the range in the pages straddling its ends and discards
+	 * their buffers wholly inside it; removes (and unmaps) the pages
+	 * wholly inside it, waiting for their writeback.
+	 */
+	truncate_pagecache_range(inode, offset, end - 1);
+	if (first < last)
+		ext2hole_free_range(inode, first >> inode->i_blkbits,
+				    last >> inode->i_blkbits);
+	return 0;
+}
+
+/*
+ * Give every hole in blocks [@first, @last] a block of zeros on disk.
+ * Mapped blocks are left as they are.
+ */
+static int ext2hole_alloc_zeroed(struct inode *inode, u64 first, u64 last)
+{
+	u64 b;
+	int err;
+
+	for (b = first; b <= last; b++) {
+		struct buffer_head bh = { .b_size = i_blocksize(inode) };
+
+		err = ext2hole_get_block(inode, b, &bh,
+					 EXT2HOLE_GET_BLOCK_ZERO);
+		if (err)
+			return err;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Zero range (when @zero: punch, then preallocate) or preallocate
+ * [@offset, @end), growing i_size to @end unless FALLOC_FL_KEEP_SIZE.
+ * i_rwsem held.
+ */
+static int ext2hole_falloc_alloc(struct inode *inode, int mode, loff_t offset,
+				 loff_t end, bool zero)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int bits = inode->i_blkbits;
+	loff_t size = i_size_read(inode);
+	loff_t newsize = size, alloc_end;
+	int err;
+
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > size) {
+		newsize = end;
+		err = inode_newsize_ok(inode, newsize);
+		if (err)
+			return err;
+	}
+	if (zero)
+		inode_dio_wait(inode);
+
+	filemap_invalidate_lock(mapping);
+	if (zero) {
+		err = ext2hole_punch_locked(inode, offset, end, size);
+		if (err)
+			goto out;
+	}
+	if (newsize > size) {
+		err = ext2hole_prepare_hole(inode, size, newsize,
+					    ext2hole_get_block);
+		if (err)
+			goto out;
+	}
+	alloc_end = min(end, newsize);
+	err = 0;
+	if (offset < alloc_end)
+		err = ext2hole_alloc_zeroed(inode, offset >> bits,
+					    (alloc_end - 1) >> bits);
+	if (newsize > size) {
+		if (err) {
+			/* no block may stay beyond the size */
+			ext2hole_truncate_blocks(inode, size);
+			goto out;
+		}
+		i_size_write(inode, newsize);
+		ext2hole_finish_hole(inode, size, newsize);
+	}
+	if (zero || newsize > size)
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	else
+		inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+out:
+	filemap_invalidate_unlock(mapping);
+	return err;
+}
+
+static int ext2hole_punch_hole(struct inode *inode, loff_t offset, loff_t end)
+{
+	struct address_space *mapping = inode->i_mapping;
+	int err;
+
+	inode_dio_wait(inode);
+	filemap_invalidate_lock(mapping);
+	err = ext2hole_punch_locked(inode, offset, end, i_size_read(inode));
+	if (!err) {
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+		mark_inode_dirty(inode);
+	}
+	filemap_invalidate_unlock(mapping);
+	return err;
+}
+
+/**
+ * ext2hole_fallocate - fallocate(2) on a regular file
+ * @file: the file
+ * @mode: FALLOC_FL_* flags
+ * @offset: first byte of the range
+ * @len: length of the range (the VFS checked it is positive and fits)
+ *
+ * - PUNCH_HOLE | KEEP_SIZE: whole blocks in the range (up to EOF) are
+ *   freed, with the indirect blocks that become empty; partial blocks at
+ *   either end are zeroed in the page cache and on disk.
+ * - ZERO_RANGE [| KEEP_SIZE]: the same, then every block of the range
+ *   inside the (new) size gets a block of zeros on disk; without KEEP_SIZE
+ *   the size grows to the end of the range.  With KEEP_SIZE nothing is
+ *   allocated past EOF (bytes there are no data, and read as zeros when
+ *   the file grows, G2).
+ * - 0 and KEEP_SIZE: preallocation: holes in the range get blocks of
+ *   zeros on disk; mode 0 grows the size to the end of the range.
+ *   KEEP_SIZE with a range that ends past EOF: -EOPNOTSUPP, since this
+ *   format has no place for blocks beyond i_size.
+ * - anything else (collapse, insert, unshare): -EOPNOTSUPP.
+ *
+ * With IS_SYNC or O_SYNC the range and the inode reach disk before return.
+ *
+ * Return: 0 or a negative errno (-ENOSPC, -EIO, -EFBIG, -EINTR ...).
+ */
+long ext2hole_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	loff_t end = offset + len;
+	int err;
+
+	if (mode & ~EXT2HOLE_FALLOC_MODES)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && (mode & FALLOC_FL_ZERO_RANGE))
+		return -EOPNOTSUPP;
+	if (!S_ISREG(inode->i_mode))
+		return -EOPNOTSUPP;
+
+	inode_lock(inode);
+	if (mode == FALLOC_FL_KEEP_SIZE && end > i_size_read(inode)) {
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	err = file_modified(file);
+	if (err)
+		goto out;
+	if (mode & FALLOC_FL_PUNCH_HOLE)
+		err = ext2hole_punch_hole(inode, offset, end);
+	else
+		err = ext2hole_falloc_alloc(inode, mode, offset, end,
+					    mode & FALLOC_FL_ZERO_RANGE);
+	if (!err && (IS_SYNC(inode) || (file->f_flags & O_SYNC))) {
+		err = filemap_write_and_wait_range(inode->i_mapping, offset,
+						   end - 1);
+		if (!err)
+			err = sync_mapping_buffers(inode->i_mapping);
+		if (!err)
+			err = ext2hole_sync_inode(inode);
+	}
+out:
+	inode_unlock(inode);
+	return err;
+}
