@@ -115,7 +115,18 @@ done <"$FRAG"
 
 echo "building in $TREE (nice -n 19 make -j$JOBS), log $DIR/build.log" >&2
 bstart=$(date +%s)
-nice -n 19 make -j"$JOBS" >"$DIR/build.log" 2>&1 || {
+nice -n 19 make -j"$JOBS" >"$DIR/build.log" 2>&1 &
+mpid=$!
+# a line a minute: the build takes most of an hour on two cores
+while kill -0 "$mpid" 2>/dev/null; do
+	for _ in $(seq 60); do
+		kill -0 "$mpid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -0 "$mpid" 2>/dev/null &&
+		echo "debug-kernel.sh: $((($(date +%s) - bstart) / 60)) min, $(grep -c '^  CC' "$DIR/build.log") files compiled" >&2
+done
+wait "$mpid" || {
 	tail -30 "$DIR/build.log" >&2
 	exit 1
 }

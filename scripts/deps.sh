@@ -45,9 +45,15 @@ if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: missing packages (run as root to install): ${missing[*]}" >&2
 	exit 1
 fi
-echo "deps.sh: installing ${missing[*]} (apt-get; this can take a few minutes)"
+echo "deps.sh: installing ${#missing[@]} packages: ${missing[*]} (apt-get; a few minutes on a fresh machine)"
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
+# apt's own lines are long; one progress line per package set up
+apt_install() {
+	apt-get install -y -q --no-install-recommends "$@" 2>&1 |
+		sed -un 's/^Setting up \([^ ]*\) .*/deps.sh:   set up \1/p'
+	return "${PIPESTATUS[0]}"
+}
+if ! apt_install "${missing[@]}"; then
 	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	apt_install "${missing[@]}"
 fi
