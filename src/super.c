@@ -19,6 +19,7 @@
 #include <linux/log2.h>
 #include <linux/writeback.h>
 #include <linux/mbcache.h>
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 static struct kmem_cache *ext2hole_inode_cachep;
@@ -209,6 +210,9 @@ static struct inode *ext2hole_alloc_inode(struct super_block *sb)
 	ei->i_dir_start_lookup = 0;
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
+#ifdef CONFIG_QUOTA
+	memset(&ei->i_dquot, 0, sizeof(ei->i_dquot));
+#endif
 	return &ei->vfs_inode;
 }
 
@@ -236,6 +240,7 @@ struct ext2hole_fs_context {
 	int user_xattr;			/* user_xattr / nouser_xattr, -1: unset */
 	int grpid;			/* grpid / nogrpid, -1: unset */
 	bool nouid32;
+	unsigned long quota;		/* EXT2HOLE_MOUNT_*QUOTA given */
 	unsigned int ignored;		/* 1 << Opt_nobh ... given */
 	bool resuid_set;
 	bool resgid_set;
@@ -256,6 +261,9 @@ enum {
 	Opt_nobh,
 	Opt_oldalloc,
 	Opt_orlov,
+	Opt_usrquota,
+	Opt_grpquota,
+	Opt_noquota,
 };
 
 /* Options the ext2 driver accepts and ignores: accepted with a notice. */
@@ -293,6 +301,15 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_flag("nobh",	Opt_nobh),
 	fsparam_flag("oldalloc", Opt_oldalloc),
 	fsparam_flag("orlov",	Opt_orlov),
+	/*
+	 * As the ext2 driver: quota and usrquota mean user quota, noquota is
+	 * accepted and does nothing (it does not turn the others off), and
+	 * usrjquota=, grpjquota= and jqfmt= (journaled quota) are unknown.
+	 */
+	fsparam_flag("quota",	Opt_usrquota),
+	fsparam_flag("usrquota", Opt_usrquota),
+	fsparam_flag("grpquota", Opt_grpquota),
+	fsparam_flag("noquota",	Opt_noquota),
 	{}
 };
 
@@ -350,6 +367,18 @@ static int ext2hole_parse_param(struct fs_context *fc,
 	case Opt_orlov:
 		ctx->ignored |= 1U << opt;
 		break;
+	case Opt_usrquota:
+	case Opt_grpquota:
+		if (!IS_ENABLED(CONFIG_QUOTA)) {
+			/* ext2 without CONFIG_QUOTA: accepted with a notice */
+			warnf(fc, "ext2hole: quota operations not supported");
+			break;
+		}
+		ctx->quota |= opt == Opt_usrquota ? EXT2HOLE_MOUNT_USRQUOTA :
+						    EXT2HOLE_MOUNT_GRPQUOTA;
+		break;
+	case Opt_noquota:
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -391,6 +420,7 @@ static void ext2hole_apply_options(struct super_block *sb,
 	}
 	if (ctx->nouid32)
 		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
+	sbi->s_mount_opt |= ctx->quota;
 	spin_unlock(&sbi->s_lock);
 	for (i = 0; i < ARRAY_SIZE(ext2hole_ignored_opts); i++)
 		if ((ctx->ignored & (1U << i)) && ext2hole_ignored_opts[i])
@@ -436,6 +466,10 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 		    make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid))))
 		seq_printf(seq, ",resgid=%u",
 			   from_kgid_munged(&init_user_ns, sbi->s_resgid));
+	if (ext2hole_test_opt(sb, USRQUOTA))
+		seq_puts(seq, ",usrquota");
+	if (ext2hole_test_opt(sb, GRPQUOTA))
+		seq_puts(seq, ",grpquota");
 	return 0;
 }
 
@@ -506,6 +540,7 @@ static void ext2hole_put_super(struct super_block *sb)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 
+	ext2hole_quota_off_umount(sb);
 	/* A failed registration already dropped the kobject (fill_super). */
 	if (sbi->s_kobj.state_in_sysfs)
 		ext2hole_sysfs_unregister(sb);
@@ -517,6 +552,8 @@ static void ext2hole_put_super(struct super_block *sb)
 
 static int ext2hole_sync_fs(struct super_block *sb, int wait)
 {
+	/* Dirty dquots into the quota files; the block device sync writes them. */
+	dquot_writeback_dquots(sb, -1);
 	ext2hole_sync_super(sb, wait);
 	return 0;
 }
@@ -598,6 +635,11 @@ static const struct super_operations ext2hole_sops = {
 	.unfreeze_fs	= ext2hole_unfreeze,
 	.statfs		= ext2hole_statfs,
 	.show_options	= ext2hole_show_options,
+#ifdef CONFIG_QUOTA
+	.quota_read	= ext2hole_quota_read,
+	.quota_write	= ext2hole_quota_write,
+	.get_dquots	= ext2hole_get_dquots,
+#endif
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1035,6 +1077,11 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
+#ifdef CONFIG_QUOTA
+	sb->dq_op = &dquot_operations;
+	sb->s_qcop = &ext2hole_quotactl_ops;
+	sb->s_quota_types = QTYPE_MASK_USR | QTYPE_MASK_GRP;
+#endif
 	sb->s_xattr = ext2hole_xattr_handlers;
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
@@ -1091,12 +1138,16 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	struct ext2hole_fs_context *ctx = fc->fs_private;
 	bool want_ro = fc->sb_flags & SB_RDONLY;
+	bool resume_quota = false;
 	int err;
 
 	sync_filesystem(sb);
 
 	if ((fc->sb_flags_mask & SB_RDONLY) && want_ro != sb_rdonly(sb)) {
 		if (want_ro) {
+			err = dquot_suspend(sb, -1);
+			if (err < 0)
+				return err;
 			ext2hole_restore_state(sb);
 		} else {
 			err = ext2hole_check_features(sb, sbi->s_es, false);
@@ -1109,9 +1160,15 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 			 * the superblock buffer ourselves.
 			 */
 			ext2hole_setup_super(sb);
+			/* The VFS clears SB_RDONLY after us: resume then. */
+			resume_quota = true;
 		}
 	}
 	ext2hole_apply_options(sb, ctx);
+	if (resume_quota) {
+		sb->s_flags &= ~SB_RDONLY;
+		dquot_resume(sb, -1);
+	}
 	return 0;
 }
 
