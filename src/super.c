@@ -1160,12 +1160,17 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 			 * the superblock buffer ourselves.
 			 */
 			ext2hole_setup_super(sb);
-			/* The VFS clears SB_RDONLY after us: resume then. */
+			/* After the options: dquot_resume() below. */
 			resume_quota = true;
 		}
 	}
 	ext2hole_apply_options(sb, ctx);
 	if (resume_quota) {
+		/*
+		 * The quota files are reopened for writing: clear SB_RDONLY
+		 * first, as ext2 and ext4 do (the VFS would only clear it
+		 * after we return).
+		 */
 		sb->s_flags &= ~SB_RDONLY;
 		dquot_resume(sb, -1);
 	}
