@@ -48,8 +48,9 @@ fuzz: deps module tests
 
 # The whole suite on the newest release of each supported series, one
 # "N passed, N failed" line per series, then the total.
+# SERIES="6.12" limits it to some series (default: 6.1 6.12).
 check-matrix: deps
-	scripts/check-matrix.sh
+	scripts/check-matrix.sh $(SERIES)
 
 # the crash suite with EXT2HOLE_CRASH_N (up to 12) more timed crashes
 crash: deps module tests
@@ -106,7 +107,7 @@ help:
 	@echo "make check      the whole test suite; ends with 'N passed, N failed, N skipped'"
 	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"
 	@echo "make check-matrix  the suite on 6.1 and on 6.12, a line per series and a total"
-	@echo "                 (check and check-matrix: SUITES=\"a b\" picks suites)"
+	@echo "                 (check and check-matrix: SUITES=\"a b\" picks suites; check-matrix SERIES=6.12 one series)"
 	@echo "make soak       longer fsx/stress runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"

@@ -91,6 +91,11 @@
 #define EXT2HOLE_HAVE_DQUOT_RCU			1
 #endif
 
+#if EXT2HOLE_SINCE(6, 10, 0)
+/* 6.10 API change: a block device's page cache is bd_mapping (no bd_inode). */
+#define EXT2HOLE_HAVE_BD_MAPPING		1
+#endif
+
 #if EXT2HOLE_SINCE(6, 12, 0)
 /* 6.12 API change: write_begin/write_end and block_write_* take folios. */
 #define EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN		1
@@ -242,6 +247,16 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 #define ext2hole_wb_page(p)		(p)
 #define ext2hole_page_wb(pg)		(pg)
 #endif
+
+/* The page cache of the device under @sb: its metadata buffers live there. */
+static inline struct address_space *ext2hole_bdev_mapping(struct super_block *sb)
+{
+#ifdef EXT2HOLE_HAVE_BD_MAPPING
+	return sb->s_bdev->bd_mapping;
+#else
+	return sb->s_bdev->bd_inode->i_mapping;
+#endif
+}
 
 /* Attach empty buffers to @folio (which has none); returns the head. */
 static inline struct buffer_head *

@@ -56,6 +56,7 @@ struct ext2hole_sb_info {
 	struct buffer_head *s_sbh;
 	struct buffer_head **s_group_desc;	/* s_gdb_count buffers */
 	unsigned long s_sb_block;		/* block holding the superblock */
+	unsigned long s_sb_opt;			/* sb= (1 KiB units), 1: primary */
 	unsigned long s_groups_count;
 	unsigned long s_gdb_count;		/* blocks of group descriptors */
 	unsigned long s_desc_per_block;
@@ -85,6 +86,7 @@ struct ext2hole_sb_info {
 	struct mutex s_ialloc_mutex;	/* inode bitmaps, inode/dir counts */
 
 	struct mb_cache *s_ea_block_cache;	/* xattr blocks to share */
+	errseq_t s_meta_wb_err;		/* device write errors handled */
 
 	struct ext2hole_hole_stats s_hole_stats;
 	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */
@@ -150,6 +152,18 @@ static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
 {
 	if (unlikely(buffer_write_io_error(bh)) && !buffer_uptodate(bh))
 		set_buffer_uptodate(bh);
+}
+
+/*
+ * A metadata block leaves the filesystem (freed, or never spliced in): drop
+ * its buffer's dirty state and the mark of a failed write, so that
+ * ext2hole_requeue_failed_meta() never writes it over the block's next user.
+ */
+static inline void ext2hole_forget_meta(struct buffer_head *bh)
+{
+	if (bh)
+		clear_buffer_write_io_error(bh);
+	bforget(bh);
 }
 
 static inline void ext2hole_dirty_meta(struct buffer_head *bh)

@@ -567,7 +567,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 			for (j = 0; j < i - 1; j++) {
 				ibh = sb_find_get_block(sb, newb[j]);
 				if (ibh)
-					bforget(ibh);
+					ext2hole_forget_meta(ibh);
 			}
 			for (j = 0; j < n; j++)
 				ext2hole_free_blocks(inode, newb[j], 1);
@@ -689,7 +689,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 			empty = false;
 	}
 	if (empty) {
-		bforget(bh);
+		ext2hole_forget_meta(bh);
 		ext2hole_run_add(inode, run, nr);
 		*p = 0;
 		*dirty = true;

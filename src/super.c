@@ -18,6 +18,7 @@
 #include <linux/random.h>
 #include <linux/log2.h>
 #include <linux/writeback.h>
+#include <linux/pagevec.h>
 #include <linux/mbcache.h>
 #include <linux/quotaops.h>
 #include "ext2hole.h"
@@ -244,6 +245,7 @@ struct ext2hole_fs_context {
 	unsigned int ignored;		/* 1 << Opt_nobh ... given */
 	bool resuid_set;
 	bool resgid_set;
+	unsigned long sb_block;		/* sb=, in 1 KiB units; 1: the primary */
 	kuid_t resuid;
 	kgid_t resgid;
 };
@@ -264,6 +266,7 @@ enum {
 	Opt_usrquota,
 	Opt_grpquota,
 	Opt_noquota,
+	Opt_sb,
 };
 
 /* Options the ext2 driver accepts and ignores: accepted with a notice. */
@@ -310,6 +313,7 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_flag("usrquota", Opt_usrquota),
 	fsparam_flag("grpquota", Opt_grpquota),
 	fsparam_flag("noquota",	Opt_noquota),
+	fsparam_u32("sb",	Opt_sb),
 	{}
 };
 
@@ -378,6 +382,12 @@ static int ext2hole_parse_param(struct fs_context *fc,
 						    EXT2HOLE_MOUNT_GRPQUOTA;
 		break;
 	case Opt_noquota:
+		break;
+	case Opt_sb:
+		/* as in ext2: read at mount, accepted and ignored on remount */
+		if (!result.uint_32)
+			return invalfc(fc, "sb=0 is the boot block, not a superblock");
+		ctx->sb_block = result.uint_32;
 		break;
 	default:
 		return -EINVAL;
@@ -470,6 +480,8 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 		seq_puts(seq, ",usrquota");
 	if (ext2hole_test_opt(sb, GRPQUOTA))
 		seq_puts(seq, ",grpquota");
+	if (sbi->s_sb_opt != 1)
+		seq_printf(seq, ",sb=%lu", sbi->s_sb_opt);
 	return 0;
 }
 
@@ -550,10 +562,71 @@ static void ext2hole_put_super(struct super_block *sb)
 	ext2hole_free_sbi(sbi);
 }
 
+/*
+ * A metadata buffer whose write failed still holds the newest contents
+ * (ext2hole_buffer_revalidate() keeps them), but it is clean, so nothing
+ * writes it again: once the device recovers, the disk would keep the older
+ * block, e.g. an indirect block missing pointers to blocks the bitmap and
+ * i_blocks count.  When the device has recorded a write error since the
+ * last pass, dirty every such buffer again; the device sync that follows
+ * ->sync_fs (in sync(2), syncfs(2) and at umount) retries the write.
+ * Buffers of freed metadata have lost the mark (ext2hole_forget_meta()).
+ */
+static void ext2hole_requeue_failed_meta(struct super_block *sb)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct address_space *mapping = ext2hole_bdev_mapping(sb);
+	struct folio_batch fbatch;
+	unsigned long requeued = 0;
+	pgoff_t index = 0;
+	unsigned int i;
+	int err;
+
+	spin_lock(&sbi->s_lock);
+	err = errseq_check_and_advance(&mapping->wb_err, &sbi->s_meta_wb_err);
+	spin_unlock(&sbi->s_lock);
+	if (!err)
+		return;
+
+	folio_batch_init(&fbatch);
+	while (filemap_get_folios(mapping, &index, ULONG_MAX, &fbatch)) {
+		for (i = 0; i < folio_batch_count(&fbatch); i++) {
+			struct folio *folio = fbatch.folios[i];
+			struct buffer_head *head, *bh;
+
+			folio_lock(folio);
+			head = folio_buffers(folio);
+			bh = head;
+			while (bh) {
+				if (buffer_write_io_error(bh) &&
+				    buffer_mapped(bh) && !buffer_dirty(bh) &&
+				    !buffer_locked(bh)) {
+					set_buffer_uptodate(bh);
+					clear_buffer_write_io_error(bh);
+					mark_buffer_dirty(bh);
+					requeued++;
+				}
+				bh = bh->b_this_page;
+				if (bh == head)
+					break;
+			}
+			folio_unlock(folio);
+		}
+		folio_batch_release(&fbatch);
+		cond_resched();
+	}
+	if (requeued)
+		ext2hole_msg(sb, KERN_WARNING,
+			     "%lu metadata block(s) whose write failed queued to be written again",
+			     requeued);
+}
+
 static int ext2hole_sync_fs(struct super_block *sb, int wait)
 {
 	/* Dirty dquots into the quota files; the block device sync writes them. */
 	dquot_writeback_dquots(sb, -1);
+	if (wait)
+		ext2hole_requeue_failed_meta(sb);
 	ext2hole_sync_super(sb, wait);
 	return 0;
 }
@@ -690,20 +763,25 @@ static loff_t ext2hole_max_size(int bits)
 	return res;
 }
 
-/* Read the 1024-byte superblock at byte 1024 with the current block size. */
+/*
+ * Read the 1024-byte superblock at byte @sb_opt * 1024 (sb=, 1 for the
+ * primary at byte 1024) with the current block size; *@sb_block is the
+ * block that holds it.
+ */
 static struct buffer_head *ext2hole_read_sb(struct super_block *sb,
+					    unsigned long sb_opt,
 					    struct ext2hole_super_block **es,
 					    unsigned long *sb_block)
 {
 	unsigned long bs = sb->s_blocksize;
+	u64 off = (u64)sb_opt * EXT2HOLE_SB_OFFSET;
 	struct buffer_head *bh;
 
-	*sb_block = EXT2HOLE_SB_OFFSET / bs;
+	*sb_block = div_u64(off, bs);
 	bh = sb_bread(sb, *sb_block);
 	if (!bh)
 		return NULL;
-	*es = (struct ext2hole_super_block *)(bh->b_data +
-					      EXT2HOLE_SB_OFFSET % bs);
+	*es = (struct ext2hole_super_block *)(bh->b_data + off % bs);
 	return bh;
 }
 
@@ -925,7 +1003,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		ext2hole_msg(sb, KERN_ERR, "unable to set blocksize");
 		goto failed;
 	}
-	bh = ext2hole_read_sb(sb, &es, &sb_block);
+	bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
 	if (!bh) {
 		ext2hole_msg(sb, KERN_ERR, "unable to read superblock");
 		err = -EIO;
@@ -934,8 +1012,12 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->s_sbh = bh;
 	sbi->s_es = es;
 	if (le16_to_cpu(es->s_magic) != EXT2HOLE_SUPER_MAGIC) {
-		ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
-			     le16_to_cpu(es->s_magic));
+		if (ctx->sb_block != 1)
+			ext2hole_msg(sb, KERN_ERR, "no ext2 superblock at sb=%lu (bad magic 0x%04x)",
+				     ctx->sb_block, le16_to_cpu(es->s_magic));
+		else
+			ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
+				     le16_to_cpu(es->s_magic));
 		goto failed;
 	}
 	if (le32_to_cpu(es->s_rev_level) > EXT2HOLE_DYNAMIC_REV) {
@@ -964,7 +1046,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 				     "bad block size %lu for this device", bs);
 			goto failed;
 		}
-		bh = ext2hole_read_sb(sb, &es, &sb_block);
+		bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
 		if (!bh) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read superblock at block size %lu",
@@ -986,6 +1068,23 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto failed;
 	err = -EINVAL;
+	if (ctx->sb_block != 1) {
+		u32 g = le16_to_cpu(es->s_block_group_nr);
+
+		if (g >= sbi->s_groups_count || !ext2hole_bg_has_super(sb, g) ||
+		    ext2hole_group_first_block(sb, g) != sb_block ||
+		    EXT2HOLE_SB_OFFSET * ctx->sb_block % bs !=
+		    (g ? 0 : EXT2HOLE_SB_OFFSET % bs)) {
+			ext2hole_msg(sb, KERN_ERR,
+				     "sb=%lu: not the superblock copy of group %u (block %lu)",
+				     ctx->sb_block, g, sb_block);
+			goto failed;
+		}
+		ext2hole_msg(sb, KERN_NOTICE,
+			     "using the superblock copy of group %u (sb=%lu); updates go to that copy and the descriptors after it",
+			     g, ctx->sb_block);
+	}
+	sbi->s_sb_opt = ctx->sb_block;
 
 	if (es->s_feature_compat & cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_RESIZE_INO))
 		rsv_gdt = le16_to_cpu(es->s_reserved_gdt_blocks);
@@ -1011,7 +1110,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	for (i = 0; i < sbi->s_gdb_count; i++) {
-		sbi->s_group_desc[i] = sb_bread(sb, sbi->s_first_data_block + 1 + i);
+		/* the descriptors follow the superblock copy in use */
+		sbi->s_group_desc[i] = sb_bread(sb, sb_block + 1 + i);
 		if (!sbi->s_group_desc[i]) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read group descriptors");
@@ -1037,6 +1137,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	sbi->s_next_generation = get_random_u32();
+	/* write errors from before this mount are not ours to requeue */
+	sbi->s_meta_wb_err = errseq_sample(&ext2hole_bdev_mapping(sb)->wb_err);
 	sbi->s_ea_block_cache = mb_cache_create(EXT2HOLE_XATTR_CACHE_BITS);
 	if (!sbi->s_ea_block_cache) {
 		err = -ENOMEM;
@@ -1197,6 +1299,7 @@ static int ext2hole_init_fs_context(struct fs_context *fc)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->mkwrite = -1;
+	ctx->sb_block = 1;
 	ctx->acl = -1;
 	ctx->user_xattr = -1;
 	ctx->grpid = -1;

@@ -612,6 +612,7 @@ static void ext2hole_xattr_release(struct inode *inode, struct buffer_head *bh)
 	struct mb_cache *cache = EXT2HOLE_SB(sb)->s_ea_block_cache;
 	struct ext2hole_xattr_header *hdr = (void *)bh->b_data;
 	struct mb_cache_entry *oe;
+	sector_t nr;
 
 retry:
 	lock_buffer(bh);
@@ -626,8 +627,9 @@ retry:
 			goto retry;
 		}
 		unlock_buffer(bh);
-		ext2hole_free_blocks(inode, bh->b_blocknr, 1);
-		bforget(bh);
+		nr = bh->b_blocknr;
+		ext2hole_forget_meta(bh);
+		ext2hole_free_blocks(inode, nr, 1);
 	} else {
 		le32_add_cpu(&hdr->h_refcount, -1);
 		unlock_buffer(bh);
@@ -928,7 +930,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 
 out_free_new:
 	if (nbh)
-		bforget(nbh);
+		ext2hole_forget_meta(nbh);
 	nbh = NULL;
 	ext2hole_free_blocks(inode, new_nr, 1);
 out:

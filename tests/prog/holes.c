@@ -779,6 +779,8 @@ struct s3_shared {
 	volatile int stop;
 	volatile int child_ready;
 	volatile uint64_t syncs;	/* writeback rounds (variant wb) */
+	volatile int pause;		/* parent: hold the stores */
+	volatile int paused;		/* child: holding */
 };
 
 /*
@@ -818,8 +820,16 @@ static void s3_child(int fd, struct s3_shared *sh)
 	sigaction(SIGBUS, &sa, NULL);
 	sh->child_ready = 1;
 	while (!sh->stop) {
-		uint64_t c = ++sh->counter;
+		uint64_t c;
 
+		if (sh->pause) {
+			sh->paused = 1;
+			while (sh->pause && !sh->stop)
+				sched_yield();
+			sh->paused = 0;
+			continue;
+		}
+		c = ++sh->counter;
 		/* tag every word with the sequence number of its store */
 		map[lo + (i++ * 7) % n] = s3_tag(c);
 	}
@@ -838,7 +848,9 @@ static void s3_diag(int fd, off_t off, long long iter, off_t grow,
 	map = mmap(NULL, psize, PROT_READ, MAP_SHARED, fd, 0);
 	b = fibmap(fd, off / 1024);
 	info("first violation: iteration %lld (grow to %lld%s) offset %lld: re-read %llu, via a new mapping %llu, counter at the check %llu, FIBMAP(%lld)=%ld, st_blocks %lld",
-	     iter, (long long)grow, iter % 4 ? ", after waiting" : ", racing",
+	     iter, (long long)grow,
+	     iter % 4 >= 2 ? ", child held" :
+	     iter % 4 ? ", after waiting" : ", racing",
 	     (long long)off, (unsigned long long)s3_untag(again),
 	     map == MAP_FAILED ? 0ULL :
 	     (unsigned long long)s3_untag(map[off / 8]),
@@ -918,6 +930,21 @@ static int s3_run(void)
 				waited++;
 			}
 		}
+		/*
+		 * Rounds 2 and 3 (mod 4) hold the child from here to the end
+		 * of the check, so the junk it stored stays in place: a
+		 * target that does not zero it is caught whatever the timing
+		 * (a fast child would otherwise overwrite every junk word
+		 * with a newer, legitimate tag during a slow growth, such as
+		 * a direct write, and hide the bug).
+		 */
+		if (iters % 4 >= 2) {
+			time_t lim = time(NULL) + 5;
+
+			sh->pause = 1;
+			while (!sh->paused && time(NULL) < lim)
+				sched_yield();
+		}
 		before = sh->counter;
 		if (!strcmp(variant, "pwrite")) {
 			/* a write beyond EOF: the hole is [old, grow - 8) */
@@ -966,6 +993,7 @@ static int s3_run(void)
 				}
 			}
 		}
+		sh->pause = 0;
 		iters++;
 	}
 	sh->stop = 1;

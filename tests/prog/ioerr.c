@@ -13,6 +13,9 @@
  *                                OFF, run CMD (makes a metadata read fail),
  *                                store into that page: prints SIGBUS if the
  *                                store faults, else msync's result
+ *   ioerr fill FILE OFF LEN CMD  run CMD (makes some metadata write fail),
+ *                                pwrite LEN bytes of 'f' at OFF (into a
+ *                                hole), fsync: prints its result
  *
  * CMD is run with system(3) between the two phases.  The last line printed
  * is "ioerr: RESULT" where RESULT is EIO, SIGBUS, OK or another errno name;
@@ -174,6 +177,29 @@ static int mkwrite(const char *file, long off, const char *cmd)
 	return 0;
 }
 
+static int fill(const char *file, long off, long len, const char *cmd)
+{
+	char *buf = malloc(len);
+	int fd, err = 0;
+
+	if (!buf)
+		setup_fail("malloc");
+	memset(buf, 'f', len);
+	fd = open(file, O_RDWR);
+	if (fd < 0)
+		setup_fail("open");
+	run(cmd);
+	if (pwrite(fd, buf, len, off) != len)
+		setup_fail("pwrite");
+	if (fsync(fd))
+		err = errno;
+	printf("ioerr: fsync after filling the hole: %s\n", err ? strerror(err) : "ok");
+	close(fd);
+	free(buf);
+	result(err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -189,6 +215,9 @@ int main(int argc, char **argv)
 		return mmap_msync(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "mkwrite"))
 		return mkwrite(argv[2], strtol(argv[3], NULL, 0), argv[4]);
-	fprintf(stderr, "usage: ioerr wb-fsync FILE CMD | mmap-msync FILE CMD | mkwrite FILE OFF CMD\n");
+	if (argc == 6 && !strcmp(argv[1], "fill"))
+		return fill(argv[2], strtol(argv[3], NULL, 0),
+			    strtol(argv[4], NULL, 0), argv[5]);
+	fprintf(stderr, "usage: ioerr wb-fsync FILE CMD | mmap-msync FILE CMD | mkwrite FILE OFF CMD | fill FILE OFF LEN CMD\n");
 	return 1;
 }
