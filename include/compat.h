@@ -86,6 +86,11 @@
 #define EXT2HOLE_HAVE_ERROR_REMOVE_FOLIO	1
 #endif
 
+#if EXT2HOLE_SINCE(6, 8, 0)
+/* 6.8 API change: ->get_dquots returns an __rcu-annotated i_dquot array. */
+#define EXT2HOLE_HAVE_DQUOT_RCU			1
+#endif
+
 #if EXT2HOLE_SINCE(6, 10, 0)
 /* 6.10 API change: a block device's page cache is bd_mapping (no bd_inode). */
 #define EXT2HOLE_HAVE_BD_MAPPING		1
@@ -126,6 +131,17 @@ static inline void ext2hole_fillattr(struct ext2hole_idmap *idmap,
 	generic_fillattr(idmap, inode, stat);
 #endif
 }
+
+/*
+ * Quota: dquot_transfer() and is_quota_modification() take the same
+ * ext2hole_idmap as setattr (a user_namespace on 6.1, a mnt_idmap from
+ * 6.3), so they need nothing here.  The i_dquot array is __rcu from 6.8.
+ */
+#ifdef EXT2HOLE_HAVE_DQUOT_RCU
+#define ext2hole_dquot_ptr		struct dquot __rcu *
+#else
+#define ext2hole_dquot_ptr		struct dquot *
+#endif
 
 /* ------------------------------------------------------------------ */
 /* inode timestamps: the 6.7 accessors, on 6.1 */

@@ -19,6 +19,7 @@
 #include <linux/buffer_head.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
+#include <linux/quota.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include "compat.h"
@@ -40,6 +41,8 @@
 #define EXT2HOLE_MOUNT_POSIX_ACL	0x0020	/* acl */
 #define EXT2HOLE_MOUNT_GRPID		0x0040	/* grpid / bsdgroups */
 #define EXT2HOLE_MOUNT_NO_UID32		0x0080	/* nouid32 */
+#define EXT2HOLE_MOUNT_USRQUOTA		0x0100	/* usrquota / quota */
+#define EXT2HOLE_MOUNT_GRPQUOTA		0x0200	/* grpquota */
 
 #define ext2hole_test_opt(sb, opt) \
 	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
@@ -107,6 +110,7 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  * @i_last_logical: logical block allocated last (sequential-write detection)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
  *	block); see include/xattr.h
+ * @i_dquot: the inode's user and group dquots (src/quota.c)
  */
 struct ext2hole_inode_info {
 	__le32 i_data[EXT2HOLE_N_BLOCKS];
@@ -119,6 +123,9 @@ struct ext2hole_inode_info {
 	u32 i_last_logical;
 	struct mutex i_map_mutex;
 	struct rw_semaphore i_xattr_sem;
+#ifdef CONFIG_QUOTA
+	ext2hole_dquot_ptr i_dquot[MAXQUOTAS];
+#endif
 	struct inode vfs_inode;
 };
 
@@ -196,11 +203,28 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp);
 void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			  unsigned long count);
+void ext2hole_release_blocks(struct inode *inode, unsigned long count);
+int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
 unsigned long ext2hole_count_free_blocks(struct super_block *sb);
 int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 				unsigned long count);
+
+/* quota.c */
+#ifdef CONFIG_QUOTA
+extern const struct quotactl_ops ext2hole_quotactl_ops;
+ssize_t ext2hole_quota_read(struct super_block *sb, int type, char *data,
+			    size_t len, loff_t off);
+ssize_t ext2hole_quota_write(struct super_block *sb, int type,
+			     const char *data, size_t len, loff_t off);
+ext2hole_dquot_ptr *ext2hole_get_dquots(struct inode *inode);
+void ext2hole_quota_off_umount(struct super_block *sb);
+#else
+static inline void ext2hole_quota_off_umount(struct super_block *sb)
+{
+}
+#endif
 
 /* ialloc.c */
 struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,

@@ -5,11 +5,14 @@
  * Bitmaps are read through the buffer cache (sb_bread) on every use and
  * changed under sbi->s_balloc_mutex.  The free counts (group descriptor
  * and in-memory total) change under s_lock with the bitmap, so the three
- * always agree.  inode->i_blocks is the caller's business (inode.c):
- * nothing here touches it.
+ * always agree.  Allocation and freeing here also charge and release the
+ * owner's disk quota, which keeps inode->i_blocks (dquot_alloc_block()
+ * adds to it, dquot_free_block() takes from it, quota on or off): callers
+ * never change i_blocks for blocks they got or gave back here.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 /* Blocks in group @group: the last group may be shorter. */
@@ -291,20 +294,23 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
  * @inode: the inode the blocks are for (its group is the fallback goal)
  * @goal: preferred first block
  * @count: in: blocks wanted (at least 1); out: blocks allocated
- * @errp: out: 0, -ENOSPC, -EROFS or -EINVAL
+ * @errp: out: 0, -ENOSPC, -EDQUOT, -EROFS or -EINVAL
  *
  * Searches the goal's group from the goal on, then the following groups.
  * Never hands out metadata blocks, and leaves s_r_blocks_count blocks to
- * root, resuid, resgid and CAP_SYS_RESOURCE.  The caller accounts i_blocks.
+ * root, resuid, resgid and CAP_SYS_RESOURCE.  As in ext2, all @count
+ * blocks are charged to @inode's quota first (-EDQUOT if they do not fit,
+ * before any bitmap is touched) and what was not allocated is given back;
+ * the blocks allocated stay charged and counted in i_blocks.
  *
- * Return: the first block allocated, 0 on error.
+ * Return: the first block allocated, 0 on error (nothing charged then).
  */
 unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	unsigned long want = *count, got = 0, block = 0;
+	unsigned long want = *count, got = 0, block = 0, charged;
 	unsigned long g0, off, i;
 
 	*count = 0;
@@ -327,6 +333,11 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 	g0 = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 	off = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
 
+	*errp = dquot_alloc_block(inode, want);
+	if (*errp)
+		return 0;
+	charged = want;
+
 	mutex_lock(&sbi->s_balloc_mutex);
 	want = ext2hole_avail_blocks(sb, want);
 	for (i = 0; want && i < sbi->s_groups_count; i++) {
@@ -338,6 +349,8 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 	}
 	mutex_unlock(&sbi->s_balloc_mutex);
 
+	if (got < charged)
+		dquot_free_block(inode, charged - got);
 	if (!got) {
 		*errp = -ENOSPC;
 		return 0;
@@ -347,13 +360,52 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 }
 
 /**
+ * ext2hole_release_blocks - take blocks off an inode's quota and i_blocks
+ * @inode: the inode
+ * @count: blocks it no longer holds
+ *
+ * For a shared xattr block whose reference @inode drops, and for
+ * ext2hole_free_blocks().  A count larger than i_blocks is corruption:
+ * reported, and i_blocks goes to zero.
+ */
+void ext2hole_release_blocks(struct inode *inode, unsigned long count)
+{
+	u64 have = inode_get_bytes(inode) >> inode->i_sb->s_blocksize_bits;
+
+	if (count > have) {
+		ext2hole_error(inode->i_sb, "inode %lu: i_blocks %llu too small",
+			       inode->i_ino, (u64)inode->i_blocks);
+		count = have;
+	}
+	if (count)
+		dquot_free_block(inode, count);
+}
+
+/**
+ * ext2hole_charge_blocks - charge blocks an inode takes without allocating
+ * @inode: the inode
+ * @count: blocks
+ *
+ * For a shared xattr block @inode takes a reference on: charged and
+ * counted in i_blocks like an allocated one.
+ *
+ * Return: 0 or -EDQUOT.
+ */
+int ext2hole_charge_blocks(struct inode *inode, unsigned long count)
+{
+	return dquot_alloc_block(inode, count);
+}
+
+/**
  * ext2hole_free_blocks - give blocks back
  * @inode: the inode they belonged to (for messages only)
  * @block: first block
  * @count: number of blocks
  *
  * Refuses (with ext2hole_error) to free metadata or blocks outside the
- * data zone, and reports blocks that were already free.
+ * data zone, and reports blocks that were already free.  The blocks leave
+ * @inode's quota charge and i_blocks in every case: the inode no longer
+ * points at them.
  */
 void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			  unsigned long count)
@@ -363,6 +415,7 @@ void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 
 	if (!count)
 		return;
+	ext2hole_release_blocks(inode, count);
 	if (!ext2hole_data_blocks_valid(sb, block, count)) {
 		ext2hole_error(sb,
 			       "inode %lu: freeing invalid or metadata blocks %lu (count %lu)",

@@ -9,6 +9,7 @@
 #include <linux/uio.h>
 #include <linux/blkdev.h>
 #include <linux/buffer_head.h>
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 static vm_fault_t ext2hole_page_mkwrite(struct vm_fault *vmf)
@@ -88,7 +89,7 @@ const struct file_operations ext2hole_file_operations = {
 	.read_iter	= generic_file_read_iter,
 	.write_iter	= generic_file_write_iter,
 	.mmap		= ext2hole_file_mmap,
-	.open		= generic_file_open,
+	.open		= dquot_file_open,	/* generic_file_open + dquots */
 	.fsync		= ext2hole_fsync,
 	.splice_read	= ext2hole_splice_read,
 	.splice_write	= iter_file_splice_write,

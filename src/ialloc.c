@@ -5,6 +5,7 @@
  * Inode bitmaps change under sbi->s_ialloc_mutex; the counts (group
  * descriptor and in-memory totals) change with them under s_lock.
  */
+#include <linux/quotaops.h>
 #include <linux/random.h>
 #include "ext2hole.h"
 
@@ -85,7 +86,8 @@ static void ext2hole_add_inode_counts(struct super_block *sb,
  * @inode: the inode being evicted, with i_nlink == 0
  *
  * Called by ext2hole_evict_inode() after the blocks were freed and dtime
- * written.  Clears the bitmap bit and fixes the counts.
+ * written.  Gives the inode back to its owner's quota, then clears the
+ * bitmap bit and fixes the counts.
  */
 void ext2hole_free_inode(struct inode *inode)
 {
@@ -95,6 +97,10 @@ void ext2hole_free_inode(struct inode *inode)
 	unsigned long group, bit;
 	struct buffer_head *bh;
 	bool was_set;
+
+	/* Before any filesystem lock: the quota write may need them. */
+	dquot_free_inode(inode);
+	dquot_drop(inode);
 
 	if (ino < sbi->s_first_ino || ino > sbi->s_inodes_count) {
 		ext2hole_error(sb, "freeing reserved or nonexistent inode %lu",
@@ -300,9 +306,10 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
  * @qstr: its name (for security labels; NULL for O_TMPFILE)
  *
  * Return: a new inode, locked (I_NEW) and dirty, with owner, times, flags
- * and generation set and no blocks; the caller sets the operations and
- * ends with d_instantiate_new() or discard_new_inode().  ERR_PTR on error
- * (-ENOSPC when no inode is free).
+ * and generation set and no blocks, charged to its owner's inode quota;
+ * the caller sets the operations and ends with d_instantiate_new() or
+ * discard_new_inode().  ERR_PTR on error (-ENOSPC when no inode is free,
+ * -EDQUOT over the inode limit).
  */
 struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 				 const struct qstr *qstr)
@@ -317,6 +324,10 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 
 	if (sb_rdonly(sb))
 		return ERR_PTR(-EROFS);
+	/* The directory's blocks are charged when the entry is added. */
+	err = dquot_initialize(dir);
+	if (err)
+		return ERR_PTR(err);
 	inode = new_inode(sb);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
@@ -377,7 +388,13 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 
 	err = ext2hole_zero_raw_inode(sb, ino);
 	if (err)
-		goto fail_drop;
+		goto fail_noquota;
+	err = dquot_initialize(inode);
+	if (err)
+		goto fail_noquota;
+	err = dquot_alloc_inode(inode);
+	if (err)
+		goto fail_noquota;
 	err = ext2hole_init_acl(inode, dir);
 	if (err)
 		goto fail_drop;
@@ -387,6 +404,10 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 	mark_inode_dirty(inode);
 	return inode;
 
+fail_noquota:
+	/* Not charged: eviction must not give a charge back. */
+	dquot_drop(inode);
+	inode->i_flags |= S_NOQUOTA;
 fail_drop:
 	/* Evict with i_nlink == 0 frees the inode number again. */
 	clear_nlink(inode);

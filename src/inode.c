@@ -17,6 +17,7 @@
 #include <linux/namei.h>
 #include <linux/iversion.h>
 #include <linux/blkdev.h>
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 static inline unsigned long ext2hole_apb(struct super_block *sb)
@@ -462,12 +463,13 @@ static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
  * Takes i_map_mutex.  Every pointer read from disk is checked with
  * ext2hole_data_blocks_valid() before it is followed.  A new data block
  * gets set_buffer_new(): the caller zeroes what it does not write.  New
- * indirect blocks are zeroed here and counted in i_blocks with the data.
+ * indirect blocks are zeroed here; ext2hole_new_blocks() charges them with
+ * the data block to the quota and i_blocks (-EDQUOT when over the limit).
  * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
  * page_mkwrite, writeback): no buffer is ever both mapped and delayed, so
  * every path that writes mapped dirty buffers writes it.
  *
- * Return: 0 (mapped, or unmapped hole when !@create), -ENOSPC, -EROFS,
+ * Return: 0 (mapped, or unmapped hole when !@create), -ENOSPC, -EDQUOT, -EROFS,
  * -EIO, -EFSCORRUPTED, -EFBIG.
  */
 int ext2hole_get_block(struct inode *inode, sector_t iblock,
@@ -608,7 +610,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
 			sync_dirty_buffer(chain[level]);
 	}
-	inode->i_blocks += (blkcnt_t)n * ext2hole_sectors(sb);
+	/* i_blocks: ext2hole_new_blocks() counted the n blocks with the quota. */
 	inode_set_ctime_current(inode);
 	ei->i_last_alloc = newb[n - 1];
 	ei->i_last_logical = iblock;
@@ -637,19 +639,10 @@ struct ext2hole_free_run {
 
 static void ext2hole_run_flush(struct inode *inode, struct ext2hole_free_run *run)
 {
-	blkcnt_t sectors;
-
 	if (!run->count)
 		return;
+	/* Also takes them off i_blocks and the quota charge. */
 	ext2hole_free_blocks(inode, run->start, run->count);
-	sectors = (blkcnt_t)run->count * ext2hole_sectors(inode->i_sb);
-	if (inode->i_blocks >= sectors) {
-		inode->i_blocks -= sectors;
-	} else {
-		ext2hole_error(inode->i_sb, "inode %lu: i_blocks %llu too small",
-			       inode->i_ino, (u64)inode->i_blocks);
-		inode->i_blocks = 0;
-	}
 	run->count = 0;
 }
 
@@ -858,6 +851,18 @@ int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 	err = setattr_prepare(idmap, dentry, iattr);
 	if (err)
 		return err;
+	if (is_quota_modification(idmap, inode, iattr)) {
+		err = dquot_initialize(inode);
+		if (err)
+			return err;
+	}
+	if (i_uid_needs_update(idmap, iattr, inode) ||
+	    i_gid_needs_update(idmap, iattr, inode)) {
+		/* chown/chgrp: move the usage to the new owner's quota */
+		err = dquot_transfer(idmap, inode, iattr);
+		if (err)
+			return err;
+	}
 	if ((iattr->ia_valid & ATTR_SIZE) && iattr->ia_size != inode->i_size) {
 		err = ext2hole_setsize(inode, iattr->ia_size);
 		if (err)
@@ -902,6 +907,12 @@ void ext2hole_evict_inode(struct inode *inode)
 			   !sb_rdonly(sb);
 
 	truncate_inode_pages_final(&inode->i_data);
+
+	/* A deleted inode gives its blocks and itself back to its quota. */
+	if (want_delete)
+		dquot_initialize(inode);
+	else
+		dquot_drop(inode);
 
 	if (want_delete) {
 		sb_start_intwrite(sb);

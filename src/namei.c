@@ -8,6 +8,7 @@
  * that on-disk corruption has already brought to zero is reported and
  * left alone instead of wrapping.
  */
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 static void ext2hole_inc_count(struct inode *inode)
@@ -210,6 +211,10 @@ static int ext2hole_link(struct dentry *old_dentry, struct inode *dir,
 
 	if (inode->i_nlink >= EXT2HOLE_LINK_MAX)
 		return -EMLINK;
+	/* A new entry may grow the directory: charge its owner's quota. */
+	err = dquot_initialize(dir);
+	if (err)
+		return err;
 
 	inode_set_ctime_current(inode);
 	ext2hole_inc_count(inode);	/* from 0 for an O_TMPFILE file */
@@ -421,6 +426,12 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
+	/* Either directory may grow: charge its owner's quota. */
+	err = dquot_initialize(old_dir);
+	if (!err)
+		err = dquot_initialize(new_dir);
+	if (err)
+		return err;
 	if (flags & RENAME_EXCHANGE)
 		return ext2hole_exchange(old_dir, old_dentry, new_dir,
 					 new_dentry);

@@ -20,6 +20,7 @@
 #include <linux/writeback.h>
 #include <linux/pagevec.h>
 #include <linux/mbcache.h>
+#include <linux/quotaops.h>
 #include "ext2hole.h"
 
 static struct kmem_cache *ext2hole_inode_cachep;
@@ -210,6 +211,9 @@ static struct inode *ext2hole_alloc_inode(struct super_block *sb)
 	ei->i_dir_start_lookup = 0;
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
+#ifdef CONFIG_QUOTA
+	memset(&ei->i_dquot, 0, sizeof(ei->i_dquot));
+#endif
 	return &ei->vfs_inode;
 }
 
@@ -237,6 +241,7 @@ struct ext2hole_fs_context {
 	int user_xattr;			/* user_xattr / nouser_xattr, -1: unset */
 	int grpid;			/* grpid / nogrpid, -1: unset */
 	bool nouid32;
+	unsigned long quota;		/* EXT2HOLE_MOUNT_*QUOTA given */
 	unsigned int ignored;		/* 1 << Opt_nobh ... given */
 	bool resuid_set;
 	bool resgid_set;
@@ -258,6 +263,9 @@ enum {
 	Opt_nobh,
 	Opt_oldalloc,
 	Opt_orlov,
+	Opt_usrquota,
+	Opt_grpquota,
+	Opt_noquota,
 	Opt_sb,
 };
 
@@ -296,6 +304,15 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_flag("nobh",	Opt_nobh),
 	fsparam_flag("oldalloc", Opt_oldalloc),
 	fsparam_flag("orlov",	Opt_orlov),
+	/*
+	 * As the ext2 driver: quota and usrquota mean user quota, noquota is
+	 * accepted and does nothing (it does not turn the others off), and
+	 * usrjquota=, grpjquota= and jqfmt= (journaled quota) are unknown.
+	 */
+	fsparam_flag("quota",	Opt_usrquota),
+	fsparam_flag("usrquota", Opt_usrquota),
+	fsparam_flag("grpquota", Opt_grpquota),
+	fsparam_flag("noquota",	Opt_noquota),
 	fsparam_u32("sb",	Opt_sb),
 	{}
 };
@@ -354,6 +371,18 @@ static int ext2hole_parse_param(struct fs_context *fc,
 	case Opt_orlov:
 		ctx->ignored |= 1U << opt;
 		break;
+	case Opt_usrquota:
+	case Opt_grpquota:
+		if (!IS_ENABLED(CONFIG_QUOTA)) {
+			/* ext2 without CONFIG_QUOTA: accepted with a notice */
+			warnf(fc, "ext2hole: quota operations not supported");
+			break;
+		}
+		ctx->quota |= opt == Opt_usrquota ? EXT2HOLE_MOUNT_USRQUOTA :
+						    EXT2HOLE_MOUNT_GRPQUOTA;
+		break;
+	case Opt_noquota:
+		break;
 	case Opt_sb:
 		/* as in ext2: read at mount, accepted and ignored on remount */
 		if (!result.uint_32)
@@ -401,6 +430,7 @@ static void ext2hole_apply_options(struct super_block *sb,
 	}
 	if (ctx->nouid32)
 		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
+	sbi->s_mount_opt |= ctx->quota;
 	spin_unlock(&sbi->s_lock);
 	for (i = 0; i < ARRAY_SIZE(ext2hole_ignored_opts); i++)
 		if ((ctx->ignored & (1U << i)) && ext2hole_ignored_opts[i])
@@ -446,6 +476,10 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 		    make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid))))
 		seq_printf(seq, ",resgid=%u",
 			   from_kgid_munged(&init_user_ns, sbi->s_resgid));
+	if (ext2hole_test_opt(sb, USRQUOTA))
+		seq_puts(seq, ",usrquota");
+	if (ext2hole_test_opt(sb, GRPQUOTA))
+		seq_puts(seq, ",grpquota");
 	if (sbi->s_sb_opt != 1)
 		seq_printf(seq, ",sb=%lu", sbi->s_sb_opt);
 	return 0;
@@ -518,6 +552,7 @@ static void ext2hole_put_super(struct super_block *sb)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 
+	ext2hole_quota_off_umount(sb);
 	/* A failed registration already dropped the kobject (fill_super). */
 	if (sbi->s_kobj.state_in_sysfs)
 		ext2hole_sysfs_unregister(sb);
@@ -588,6 +623,8 @@ static void ext2hole_requeue_failed_meta(struct super_block *sb)
 
 static int ext2hole_sync_fs(struct super_block *sb, int wait)
 {
+	/* Dirty dquots into the quota files; the block device sync writes them. */
+	dquot_writeback_dquots(sb, -1);
 	if (wait)
 		ext2hole_requeue_failed_meta(sb);
 	ext2hole_sync_super(sb, wait);
@@ -671,6 +708,11 @@ static const struct super_operations ext2hole_sops = {
 	.unfreeze_fs	= ext2hole_unfreeze,
 	.statfs		= ext2hole_statfs,
 	.show_options	= ext2hole_show_options,
+#ifdef CONFIG_QUOTA
+	.quota_read	= ext2hole_quota_read,
+	.quota_write	= ext2hole_quota_write,
+	.get_dquots	= ext2hole_get_dquots,
+#endif
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1137,6 +1179,11 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
+#ifdef CONFIG_QUOTA
+	sb->dq_op = &dquot_operations;
+	sb->s_qcop = &ext2hole_quotactl_ops;
+	sb->s_quota_types = QTYPE_MASK_USR | QTYPE_MASK_GRP;
+#endif
 	sb->s_xattr = ext2hole_xattr_handlers;
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
@@ -1193,12 +1240,16 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	struct ext2hole_fs_context *ctx = fc->fs_private;
 	bool want_ro = fc->sb_flags & SB_RDONLY;
+	bool resume_quota = false;
 	int err;
 
 	sync_filesystem(sb);
 
 	if ((fc->sb_flags_mask & SB_RDONLY) && want_ro != sb_rdonly(sb)) {
 		if (want_ro) {
+			err = dquot_suspend(sb, -1);
+			if (err < 0)
+				return err;
 			ext2hole_restore_state(sb);
 		} else {
 			err = ext2hole_check_features(sb, sbi->s_es, false);
@@ -1211,9 +1262,20 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 			 * the superblock buffer ourselves.
 			 */
 			ext2hole_setup_super(sb);
+			/* After the options: dquot_resume() below. */
+			resume_quota = true;
 		}
 	}
 	ext2hole_apply_options(sb, ctx);
+	if (resume_quota) {
+		/*
+		 * The quota files are reopened for writing: clear SB_RDONLY
+		 * first, as ext2 and ext4 do (the VFS would only clear it
+		 * after we return).
+		 */
+		sb->s_flags &= ~SB_RDONLY;
+		dquot_resume(sb, -1);
+	}
 	return 0;
 }
 

@@ -611,7 +611,6 @@ static void ext2hole_xattr_release(struct inode *inode, struct buffer_head *bh)
 	struct super_block *sb = inode->i_sb;
 	struct mb_cache *cache = EXT2HOLE_SB(sb)->s_ea_block_cache;
 	struct ext2hole_xattr_header *hdr = (void *)bh->b_data;
-	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	struct mb_cache_entry *oe;
 	sector_t nr;
 
@@ -638,11 +637,9 @@ retry:
 		if (IS_SYNC(inode))
 			sync_dirty_buffer(bh);
 		brelse(bh);
+		/* Freed blocks leave i_blocks and the quota in free_blocks. */
+		ext2hole_release_blocks(inode, 1);
 	}
-	mutex_lock(&ei->i_map_mutex);
-	if (inode->i_blocks >= (sb->s_blocksize >> 9))
-		inode->i_blocks -= sb->s_blocksize >> 9;
-	mutex_unlock(&ei->i_map_mutex);
 }
 
 /**
@@ -844,16 +841,19 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 		nbh = ext2hole_xattr_cache_find(inode, nb);	/* locked */
 		if (nbh) {
 			new_nr = nbh->b_blocknr;
-			if (new_nr != old_nr)
+			if (new_nr != old_nr) {
+				/* A new reference: i_blocks and the quota. */
+				err = ext2hole_charge_blocks(inode, 1);
+				if (err) {
+					unlock_buffer(nbh);
+					goto out;
+				}
 				le32_add_cpu(&((struct ext2hole_xattr_header *)
 					       nbh->b_data)->h_refcount, 1);
-			unlock_buffer(nbh);
-			if (new_nr != old_nr) {
-				ext2hole_dirty_meta_inode(nbh, inode);
-				mutex_lock(&ei->i_map_mutex);
-				inode->i_blocks += sb->s_blocksize >> 9;
-				mutex_unlock(&ei->i_map_mutex);
 			}
+			unlock_buffer(nbh);
+			if (new_nr != old_nr)
+				ext2hole_dirty_meta_inode(nbh, inode);
 		} else if (bh && ext2hole_xattr_reuse_locked(sb, bh)) {
 			/* ours alone, out of the cache: rewrite it in place */
 			memcpy(bh->b_data, nb, sb->s_blocksize);
@@ -868,10 +868,9 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 			goal = ext2hole_group_first_block(sb, ei->i_block_group <
 					EXT2HOLE_SB(sb)->s_groups_count ?
 					ei->i_block_group : 0);
+			/* Charged and counted in i_blocks there. */
 			mutex_lock(&ei->i_map_mutex);
 			new_nr = ext2hole_new_blocks(inode, goal, &cnt, &err);
-			if (new_nr)
-				inode->i_blocks += sb->s_blocksize >> 9;
 			mutex_unlock(&ei->i_map_mutex);
 			if (!new_nr)
 				goto out;
@@ -934,9 +933,6 @@ out_free_new:
 		ext2hole_forget_meta(nbh);
 	nbh = NULL;
 	ext2hole_free_blocks(inode, new_nr, 1);
-	mutex_lock(&ei->i_map_mutex);
-	inode->i_blocks -= sb->s_blocksize >> 9;
-	mutex_unlock(&ei->i_map_mutex);
 out:
 	up_write(&ei->i_xattr_sem);
 	brelse(nbh);

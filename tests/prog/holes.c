@@ -4,14 +4,16 @@
  *
  *   holes SCENARIO MOUNTPOINT [setup|verify|all] [-v VARIANT] [options]
  *
- * SCENARIO is S1..S6.  "setup" does the work and records what it saw in a
+ * SCENARIO is S1..S6 (S6 is S1 over a user block quota instead of a full
+ * filesystem: run it as the limited user, see s6_setup).  "setup" does the
+ * work and records what it saw in a
  * state file (/tmp by default), "verify" runs after the caller remounted the
  * filesystem and prints the verdict; "all" does both with a cache drop
  * instead of the remount (handy on the host).  The last line is the verdict:
  *
  *   holes S2/truncate: ok [details]
  *   holes S2/truncate: BUG - <what> [details]
- *   holes S6: SKIP - <why>
+ *   holes S6/truncate: SKIP - <why>
  *
  * Exit status: 0 ok, 1 bug detected, 2 setup error, 3 skipped.
  * ("BUG -", never "BUG" and a colon: the runner scans the console for the
@@ -38,6 +40,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/quota.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
@@ -57,6 +60,7 @@ static const char *variant;
 static const char *statedir = "/tmp";
 static const char *sysfs_dir;
 static char sysfs_buf[PATH_MAX];
+static char mnt_source[PATH_MAX];	/* the device, for quotactl (S6) */
 static enum target target;
 static int target_given;
 static int strict_sigbus;
@@ -299,6 +303,7 @@ static void detect_target(void)
 		}
 		fclose(f);
 	}
+	strcpy(mnt_source, source);
 	if (!target_given) {
 		if (!strcmp(fstype, "ext2hole"))
 			target = strstr(sopts, "mkwrite=noalloc") ?
@@ -1160,16 +1165,249 @@ static int s5_verify(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* S6 (G1): no silent loss at EDQUOT */
+
+#define S6_FILE "s6.file"
+#define S6_FILLDIR "s6.fill"
+
+/*
+ * Blocks the calling user may still take under its hard block limit on
+ * this mount; -1 when quota is off or the user has no block limit.
+ */
+static long long quota_left(void)
+{
+	struct dqblk dq;
+	long long bs = 1024, limit;
+	struct statvfs sv;
+
+	if (!statvfs(mnt, &sv))
+		bs = sv.f_bsize;
+	memset(&dq, 0, sizeof(dq));
+	if (quotactl(QCMD(Q_GETQUOTA, USRQUOTA), mnt_source, getuid(),
+		     (caddr_t)&dq))
+		return -1;
+	if (!(dq.dqb_valid & QIF_BLIMITS) || !dq.dqb_bhardlimit)
+		return -1;
+	limit = (long long)dq.dqb_bhardlimit * 1024;	/* 1 KiB units */
+	if ((long long)dq.dqb_curspace >= limit)
+		return 0;
+	return (limit - (long long)dq.dqb_curspace) / bs;
+}
+
+/* Write @len bytes of 'F' to new file @n; returns the bytes accepted. */
+static long long s6_write_file(const char *n, long long len, size_t step)
+{
+	static char chunk[65536];
+	long long done = 0;
+	int fd;
+
+	memset(chunk, 'F', sizeof(chunk));
+	fd = open(n, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		setup_error("open %s", n);
+	while (len < 0 || done < len) {
+		size_t k = step;
+		ssize_t w;
+
+		if (len >= 0 && (long long)k > len - done)
+			k = len - done;
+		w = write(fd, chunk, k);
+		if (w > 0) {
+			done += w;
+			continue;
+		}
+		if (w < 0 && errno != EDQUOT)
+			setup_error("filling %s", n);
+		break;
+	}
+	if (fsync(fd) && errno != EDQUOT)
+		setup_error("fsync %s", n);
+	close(fd);
+	return done;
+}
+
+/*
+ * Use up the caller's block quota but for @leave blocks, as fill_fs does
+ * with the free space: one-block files set aside first, deleted once
+ * everything else is charged.  Returns the blocks left then.
+ */
+static long long s6_fill_quota(int leave)
+{
+	char p[PATH_MAX], n[PATH_MAX + 32];
+	long long done = 0;
+	size_t step;
+	int i;
+
+	path_of(p, sizeof(p), S6_FILLDIR);
+	if (mkdir(p, 0755) && errno != EEXIST)
+		setup_error("mkdir %s", p);
+	for (i = 0; i < leave; i++) {
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		if (s6_write_file(n, 1024, 1024) != 1024)
+			setup_error("reserve file %s", n);
+	}
+	/* one big file in shrinking steps, then direct-only small files */
+	for (step = 65536, i = 0; step >= 1024; step /= 4, i++) {
+		snprintf(n, sizeof(n), "%s/big.%d", p, i);
+		done += s6_write_file(n, -1, step);
+		sync();
+	}
+	for (i = 0; i < 100000 && quota_left() > 0; i++) {
+		snprintf(n, sizeof(n), "%s/small.%d", p, i);
+		if (!s6_write_file(n, 12 * 1024, 1024))
+			break;
+		sync();
+	}
+	if (quota_left())
+		return quota_left() + leave;
+	info("charged %lld KiB + %d small files to uid %d", done / 1024, i,
+	     (int)getuid());
+	for (i = 0; i < leave; i++) {
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		if (unlink(n))
+			setup_error("unlink %s", n);
+	}
+	sync();
+	return quota_left();
+}
+
+static void s6_unfill(void)
+{
+	char p[PATH_MAX], n[PATH_MAX + 32];
+	int i;
+
+	path_of(p, sizeof(p), S6_FILLDIR);
+	for (i = 0; i < 8; i++) {
+		snprintf(n, sizeof(n), "%s/big.%d", p, i);
+		unlink(n);
+		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
+		unlink(n);
+	}
+	for (i = 0; i < 100000; i++) {
+		snprintf(n, sizeof(n), "%s/small.%d", p, i);
+		if (unlink(n))
+			break;
+	}
+	rmdir(p);
+}
+
+/*
+ * The S1 sequence with the user's block quota exhausted instead of the
+ * free space: the page is made writable by map[0] = 'a', the file grows
+ * (truncate or a pwrite beyond EOF) and the store at 3000 lands in a
+ * hole that needs a block the quota no longer allows.  Run as a user
+ * with a hard block limit (runas); without one it is a SKIP.
+ */
+static void s6_setup(void)
+{
+	unsigned char buf[1024], *map;
+	long long left, ctr0 = -1, ctr1 = -1;
+	int fd, bus, merr = 0, ferr = 0, need;
+
+	if (quota_left() < 0) {
+		printf("holes %s: SKIP - no user block quota for uid %d on %s (the quota suite runs S6 with one)\n",
+		       label, (int)getuid(), mnt_source);
+		exit(EXIT_SKIP);
+	}
+	memset(buf, 'D', sizeof(buf));
+	fd = open_file(S6_FILE, O_RDWR | O_CREAT | O_TRUNC);
+	need = !strcmp(variant, "truncate") ? 1 : 2;
+	left = s6_fill_quota(need);
+	if (left != need)
+		setup_error("could not use up the quota: %lld blocks left, wanted %d",
+			    left, need);
+	xpwrite(fd, buf, 1024, 0);
+	map = xmmap(fd, psize);
+	map[0] = 'a';
+	if (!strcmp(variant, "truncate"))
+		xftruncate(fd, 10000);
+	else
+		xpwrite(fd, "E", 1, 10000);
+	left = quota_left();
+	info("%lld quota blocks left before the store at 3000", left);
+	if (left)
+		setup_error("quota not used up before the store");
+	if (target != T_STOCK)
+		ctr0 = read_counter("mkwrite_edquot");
+	bus = guarded_store(map + 3000, 'b');
+	if (msync(map, psize, MS_SYNC))
+		merr = errno;
+	if (fsync(fd))
+		ferr = errno;
+	if (target != T_STOCK)
+		ctr1 = read_counter("mkwrite_edquot");
+	munmap(map, psize);
+	close(fd);
+	info("store at 3000: %s; msync: %s; fsync: %s; mkwrite_edquot %lld -> %lld",
+	     bus ? "SIGBUS" : "accepted", merr ? strerror(merr) : "ok",
+	     ferr ? strerror(ferr) : "ok", ctr0, ctr1);
+	state_save("sigbus=%d msync=%d fsync=%d edquot=%lld", bus, merr, ferr,
+		   ctr1 - ctr0);
+}
+
+static int s6_verify(void)
+{
+	unsigned char want[10001], *d;
+	char st[256], why[256];
+	off_t len, wlen = !strcmp(variant, "truncate") ? 10000 : 10001;
+	int bus, merr, ferr, rc;
+	long edq;
+	const char *how;
+
+	state_load(st, sizeof(st));
+	bus = state_get(st, "sigbus");
+	merr = state_get(st, "msync");
+	ferr = state_get(st, "fsync");
+	edq = state_get(st, "edquot");
+	d = read_all(S6_FILE, &len);
+	s6_unfill();
+	how = bus ? "SIGBUS at the store" :
+	      (merr || ferr) ? "store accepted, error reported by msync/fsync" :
+	      "store accepted, msync/fsync succeeded";
+	/* every byte write() accepted: 'D' x 1024 (then 'a'), 'E' at 10000 */
+	memset(want, 0, sizeof(want));
+	memset(want, 'D', 1024);
+	want[0] = 'a';
+	if (wlen == 10001)
+		want[10000] = 'E';
+	if (len >= 3001 && d[3000] == 'b' && !bus)
+		want[3000] = 'b';
+	if (compare(d, len, want, wlen, why, sizeof(why)))
+		rc = verdict_bug("after remount: %s (%s)", why, how);
+	else if (want[3000] == 'b')
+		rc = verdict_ok("persisted: 'b' on disk (%s)", how);
+	else if (bus && target == T_ALLOC && edq < 1)
+		rc = verdict_bug("SIGBUS but mkwrite_edquot did not move");
+	else if (bus && target != T_STOCK)
+		rc = verdict_ok("sigbus: %s, nothing lost silently, mkwrite_edquot +%ld",
+				how, edq);
+	else if (bus)
+		rc = verdict_ok("sigbus: %s, nothing lost silently", how);
+	else if (merr || ferr)
+		rc = strict_sigbus ?
+			verdict_bug("store accepted over the quota and lost (msync %s, fsync %s): no SIGBUS at the fault",
+				    merr ? strerror(merr) : "ok",
+				    ferr ? strerror(ferr) : "ok") :
+			verdict_ok("reported: %s (msync %s, fsync %s), every write() byte on disk",
+				   how, merr ? strerror(merr) : "ok",
+				   ferr ? strerror(ferr) : "ok");
+	else
+		rc = verdict_bug("silent loss: store accepted, msync/fsync ok, 'b' missing after remount");
+	free(d);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: holes S1..S6 MOUNTPOINT [setup|verify|all] [-v VARIANT] [-m stock|alloc|noalloc]\n"
 		"             [-x] [-t SECS] [-S SYSFSDIR] [-T STATEDIR]\n"
-		"  S1 variants: truncate pwrite   S2: truncate pwrite gapwrite inpage   S4: truncate pwrite\n"
+		"  S1, S6 variants: truncate pwrite   S2: truncate pwrite gapwrite inpage   S4: truncate pwrite\n"
 		"  S3 variants: plain, wb (a third process forces writeback in a loop),\n"
 		"               pwrite (growth by a write beyond EOF), dio (growth by O_DIRECT writes at and beyond EOF)\n"
-		"  -x  S1: a store accepted at ENOSPC is a bug even when fsync reports it\n"
+		"  -x  S1, S6: a store accepted at ENOSPC/EDQUOT is a bug even when fsync reports it\n"
 		"  -t  S3 duration (default 10 s)\n");
 	exit(EXIT_SETUP);
 }
@@ -1239,8 +1477,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(variant, "truncate") && strcmp(variant, "pwrite")) {
 		usage();
 	}
-	if (!strcmp(scen, "S6") ||
-	    (!strcmp(scen, "S3") && !strcmp(variant, "plain")))
+	if (!strcmp(scen, "S3") && !strcmp(variant, "plain"))
 		snprintf(label, sizeof(label), "%s", scen);
 	else
 		snprintf(label, sizeof(label), "%s/%s", scen, variant);
@@ -1270,8 +1507,12 @@ int main(int argc, char **argv)
 		if (verify)
 			rc = s5_verify();
 	} else if (!strcmp(scen, "S6")) {
-		printf("holes S6: SKIP - EDQUOT belongs to the quota issue: once quotas exist, S6 = S1 with a user block quota exhausted instead of ENOSPC (same verdicts: SIGBUS at the fault under mkwrite=alloc, error from fsync under noalloc)\n");
-		rc = EXIT_SKIP;
+		if (setup)
+			s6_setup();
+		if (setup && verify)
+			drop_caches();
+		if (verify)
+			rc = s6_verify();
 	} else {
 		usage();
 	}
