@@ -61,6 +61,7 @@ struct ext2hole_sb_info {
 	unsigned long s_itb_per_group;		/* inode table blocks per group */
 	unsigned long s_inodes_per_block;
 	unsigned int s_inode_size;
+	unsigned int s_want_extra_isize;	/* new inodes' i_extra_isize */
 	unsigned int s_first_ino;
 	u32 s_first_data_block;
 	u32 s_blocks_count;
@@ -103,6 +104,9 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  * @i_last_logical: logical block allocated last (sequential-write detection)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
  *	block); see include/xattr.h
+ * @i_extra_isize: the on-disk i_extra_isize (0 in 128-byte inodes); it
+ *	changes only from 0 to s_want_extra_isize (write_inode, xattr_set)
+ * @i_crtime: birth time, when i_extra_isize covers i_crtime
  */
 struct ext2hole_inode_info {
 	__le32 i_data[EXT2HOLE_N_BLOCKS];
@@ -113,6 +117,8 @@ struct ext2hole_inode_info {
 	u32 i_dir_start_lookup;
 	u32 i_last_alloc;
 	u32 i_last_logical;
+	u16 i_extra_isize;
+	struct timespec64 i_crtime;
 	struct mutex i_map_mutex;
 	struct rw_semaphore i_xattr_sem;
 	struct inode vfs_inode;
@@ -229,6 +235,9 @@ struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
  * or owns the inode (evict, failed write_begin beyond i_size).
  */
 void ext2hole_truncate_blocks(struct inode *inode, loff_t offset);
+
+/* export.c */
+extern const struct export_operations ext2hole_export_ops;
 
 /* dir.c */
 #ifndef EFSCORRUPTED
