@@ -14,8 +14,8 @@
 /*
  * The inode a handle names, or ERR_PTR(-ESTALE): a number outside the
  * filesystem's (never looked up, so a forged handle logs nothing), a
- * deleted inode (ext2hole_iget refuses it), an unlinked one still in use,
- * or another generation.
+ * deleted inode (ext2hole_iget refuses it), or another generation.  An
+ * unlinked inode still open is found, as with the ext2 and ext4 drivers.
  */
 static struct inode *ext2hole_nfs_get_inode(struct super_block *sb, u64 ino,
 					    u32 generation)
@@ -29,8 +29,7 @@ static struct inode *ext2hole_nfs_get_inode(struct super_block *sb, u64 ino,
 	inode = ext2hole_iget(sb, ino);
 	if (IS_ERR(inode))
 		return ERR_CAST(inode);
-	if (!inode->i_nlink ||
-	    (generation && inode->i_generation != generation)) {
+	if (generation && inode->i_generation != generation) {
 		iput(inode);
 		return ERR_PTR(-ESTALE);
 	}

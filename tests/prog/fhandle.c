@@ -4,9 +4,11 @@
  *
  *   fhandle save PATH OUT   store PATH's handle (struct file_handle) in OUT
  *   fhandle open MNT IN     open the handle in IN on the filesystem mounted
- *                           at MNT; prints "ok PATH" (the path the kernel
- *                           gives the opened file, /proc/self/fd) or the
- *                           error name.  Exit 0 ok, 3 ESTALE, 1 otherwise.
+ *                           at MNT; prints "ok PATH data=TEXT" (the path
+ *                           the kernel gives the opened file, from
+ *                           /proc/self/fd, and the first line of a regular
+ *                           file) or the error name.  Exit 0 ok, 3 ESTALE,
+ *                           1 otherwise.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "open")) {
-		char link[64], path[PATH_MAX];
+		char link[64], path[PATH_MAX], data[64] = "";
 		ssize_t n;
 
 		f = fopen(argv[3], "r");
@@ -70,7 +72,10 @@ int main(int argc, char **argv)
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 		n = readlink(link, path, sizeof(path) - 1);
 		path[n < 0 ? 0 : n] = 0;
-		printf("ok %s\n", path);
+		n = read(fd, data, sizeof(data) - 1);
+		data[n < 0 ? 0 : n] = 0;
+		data[strcspn(data, "\n")] = 0;
+		printf("ok %s data=%s\n", path, data);
 		return 0;
 	}
 	fprintf(stderr, "usage: fhandle save PATH OUT | fhandle open MNT IN\n");
