@@ -209,7 +209,12 @@ static void ext2hole_write_times(struct inode *inode,
 	unsigned int want = EXT2HOLE_SB(inode->i_sb)->s_want_extra_isize;
 
 	if (!extra && want) {
-		memset(x, 0, want);
+		/*
+		 * Not i_extra_isize itself: xattr_set may have set it to the
+		 * same size a moment ago, and readers must never see it 0.
+		 */
+		memset((char *)x + sizeof(x->i_extra_isize), 0,
+		       want - sizeof(x->i_extra_isize));
 		extra = want;
 		WRITE_ONCE(ei->i_extra_isize, want);
 	}
