@@ -79,6 +79,8 @@
 #if EXT2HOLE_SINCE(6, 7, 0)
 /* 6.7 API change: atime/mtime only through inode_*_atime*()/_mtime*(). */
 #define EXT2HOLE_HAVE_INODE_TIME_ACCESSORS	1
+/* 6.7 API change: export_operations must name ->encode_fh to be exported. */
+#define EXT2HOLE_HAVE_EXPLICIT_ENCODE_FH	1
 #endif
 
 #if EXT2HOLE_SINCE(6, 8, 0)
@@ -173,6 +175,16 @@ static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 #endif
 
 #ifndef EXT2HOLE_HAVE_INODE_TIME_ACCESSORS
+static inline struct timespec64 inode_get_atime(const struct inode *inode)
+{
+	return inode->i_atime;
+}
+
+static inline struct timespec64 inode_get_mtime(const struct inode *inode)
+{
+	return inode->i_mtime;
+}
+
 static inline time64_t inode_get_atime_sec(const struct inode *inode)
 {
 	return inode->i_atime.tv_sec;
@@ -225,6 +237,15 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 	inode->i_mtime = ts;
 	return ts;
 }
+#endif
+
+/* ------------------------------------------------------------------ */
+/* NFS export: the generic handle (inode number and generation) */
+
+#ifdef EXT2HOLE_HAVE_EXPLICIT_ENCODE_FH
+#define EXT2HOLE_EXPORT_ENCODE_FH	.encode_fh = generic_encode_ino32_fh,
+#else
+#define EXT2HOLE_EXPORT_ENCODE_FH	/* NULL: the same generic encoder */
 #endif
 
 /* ------------------------------------------------------------------ */

@@ -68,6 +68,7 @@ struct ext2hole_sb_info {
 	unsigned long s_itb_per_group;		/* inode table blocks per group */
 	unsigned long s_inodes_per_block;
 	unsigned int s_inode_size;
+	unsigned int s_want_extra_isize;	/* new inodes' i_extra_isize */
 	unsigned int s_first_ino;
 	u32 s_first_data_block;
 	u32 s_blocks_count;
@@ -111,6 +112,9 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
  *	block); see include/xattr.h
  * @i_dquot: the inode's user and group dquots (src/quota.c)
+ * @i_extra_isize: the on-disk i_extra_isize (0 in 128-byte inodes); it
+ *	changes only from 0 to s_want_extra_isize (write_inode, xattr_set)
+ * @i_crtime: birth time, when i_extra_isize covers i_crtime
  */
 struct ext2hole_inode_info {
 	__le32 i_data[EXT2HOLE_N_BLOCKS];
@@ -121,6 +125,8 @@ struct ext2hole_inode_info {
 	u32 i_dir_start_lookup;
 	u32 i_last_alloc;
 	u32 i_last_logical;
+	u16 i_extra_isize;
+	struct timespec64 i_crtime;
 	struct mutex i_map_mutex;
 	struct rw_semaphore i_xattr_sem;
 #ifdef CONFIG_QUOTA
@@ -264,6 +270,9 @@ void ext2hole_free_range(struct inode *inode, u64 cut, u64 end);
 /* falloc.c */
 long ext2hole_fallocate(struct file *file, int mode, loff_t offset,
 			loff_t len);
+
+/* export.c */
+extern const struct export_operations ext2hole_export_ops;
 
 /* dir.c */
 #ifndef EFSCORRUPTED

@@ -11,9 +11,11 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/stddef.h>
 #include <linux/build_bug.h>
 #else
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>	/* __u8, __le16, __le32: the kernel's uapi types */
 #ifndef static_assert
@@ -141,7 +143,12 @@ struct ext2hole_super_block {
 	__le32	s_first_meta_bg;	/* 0x104 */
 	__le32	s_mkfs_time;		/* 0x108 */
 	__le32	s_jnl_blocks[17];	/* 0x10c */
-	__le32	s_reserved[172];	/* 0x150 up to 0x400 */
+	__le32	s_blocks_count_hi;	/* 0x150 64bit only */
+	__le32	s_r_blocks_count_hi;	/* 0x154 64bit only */
+	__le32	s_free_blocks_hi;	/* 0x158 64bit only */
+	__le16	s_min_extra_isize;	/* 0x15c every inode has this i_extra_isize */
+	__le16	s_want_extra_isize;	/* 0x15e new inodes should get this much */
+	__le32	s_reserved[168];	/* 0x160 up to 0x400 */
 };
 static_assert(sizeof(struct ext2hole_super_block) == 1024);
 
@@ -164,7 +171,8 @@ static_assert(sizeof(struct ext2hole_group_desc) == 32);
  * struct ext2hole_inode - the on-disk inode, first 128 bytes
  *
  * Revision 1 images may have larger inodes (s_inode_size, 256 by default
- * on Debian 12): the bytes after these 128 are preserved as they are.
+ * on Debian 12): struct ext2hole_inode_extra follows, then in-inode
+ * extended attributes.
  */
 struct ext2hole_inode {
 	__le16	i_mode;			/* 0x00 */
@@ -192,6 +200,48 @@ struct ext2hole_inode {
 	__le32	i_reserved2;		/* 0x7c */
 };
 static_assert(sizeof(struct ext2hole_inode) == 128);
+
+/**
+ * struct ext2hole_inode_extra - ext4's fields after the first 128 bytes
+ *
+ * In inodes larger than 128 bytes, i_extra_isize says how many bytes from
+ * byte 128 on are these fields (a multiple of 4; mke2fs and the ext4
+ * driver give 32, all of them); a field is there only when it lies wholly
+ * inside i_extra_isize (EXT2HOLE_EXTRA_FITS).  Offsets are from the start
+ * of the inode.
+ *
+ * A time's extra word is ext4's: bits 0-1 extend the signed 32-bit
+ * seconds (the epoch: seconds += epoch << 32), bits 2-31 are nanoseconds.
+ */
+struct ext2hole_inode_extra {
+	__le16	i_extra_isize;		/* 0x80 */
+	__le16	i_checksum_hi;		/* 0x82 metadata_csum only */
+	__le32	i_ctime_extra;		/* 0x84 */
+	__le32	i_mtime_extra;		/* 0x88 */
+	__le32	i_atime_extra;		/* 0x8c */
+	__le32	i_crtime;		/* 0x90 birth time, seconds */
+	__le32	i_crtime_extra;		/* 0x94 */
+	__le32	i_version_hi;		/* 0x98 */
+	__le32	i_projid;		/* 0x9c */
+};
+static_assert(sizeof(struct ext2hole_inode_extra) == 32);
+
+/* The extra fields of the inode at @raw (inode size > 128). */
+#define EXT2HOLE_INODE_EXTRA(raw) \
+	((struct ext2hole_inode_extra *)((char *)(raw) + 128))
+/* Does an i_extra_isize of @extra cover @field? */
+#define EXT2HOLE_EXTRA_FITS(extra, field) \
+	(offsetof(struct ext2hole_inode_extra, field) + \
+	 sizeof(((struct ext2hole_inode_extra *)0)->field) <= (extra))
+/* i_extra_isize for new inodes at least (all of the fields above). */
+#define EXT2HOLE_WANT_EXTRA_ISIZE	32
+
+#define EXT2HOLE_EPOCH_BITS		2
+#define EXT2HOLE_EPOCH_MASK		((1U << EXT2HOLE_EPOCH_BITS) - 1)
+/* Time range: 32-bit seconds, or with the epoch bits (1901 to 2446). */
+#define EXT2HOLE_TIME_MIN		(-0x7fffffffLL - 1)
+#define EXT2HOLE_TIME_MAX_32		0x7fffffffLL
+#define EXT2HOLE_TIME_MAX_EXTRA		(0x7fffffffLL + (3LL << 32))
 
 /* i_flags */
 #define EXT2HOLE_SECRM_FL		0x00000001

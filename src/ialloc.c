@@ -362,7 +362,9 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 	}
 	inode->i_ino = ino;
 	inode->i_blocks = 0;
-	simple_inode_init_ts(inode);
+	ei->i_crtime = simple_inode_init_ts(inode);
+	/* ext4's extra fields: nanoseconds, dates to 2446, birth time */
+	ei->i_extra_isize = sbi->s_want_extra_isize;
 	memset(ei->i_data, 0, sizeof(ei->i_data));
 	ei->i_flags = ext2hole_mask_flags(mode, EXT2HOLE_I(dir)->i_flags &
 					  EXT2HOLE_FL_INHERITED);

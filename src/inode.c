@@ -113,6 +113,127 @@ struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
 					 (offset & (sb->s_blocksize - 1)));
 }
 
+/* ---------------------------------------------------------------------- */
+/* timestamps: 32-bit seconds, and ext4's extra words in larger inodes */
+
+/* A time from its 32-bit seconds and, when the inode has it, extra word. */
+static struct timespec64 ext2hole_decode_time(__le32 sec, const __le32 *extra)
+{
+	struct timespec64 ts = { .tv_sec = (s32)le32_to_cpu(sec) };
+	u32 x;
+
+	if (!extra)
+		return ts;
+	x = le32_to_cpu(*extra);
+	ts.tv_sec += (time64_t)(x & EXT2HOLE_EPOCH_MASK) << 32;
+	/* 30 bits hold more than a second: a damaged word is read as ..999 */
+	ts.tv_nsec = min_t(u32, x >> EXT2HOLE_EPOCH_BITS, NSEC_PER_SEC - 1);
+	return ts;
+}
+
+/*
+ * Store @ts: the low 32 bits of the seconds in @sec and the epoch bits and
+ * nanoseconds in @extra, or, with no extra word, the seconds clamped to
+ * 32 bits (as the ext4 driver does; s_time_max keeps the VFS inside the
+ * range of the inodes that have extra words).
+ */
+static void ext2hole_encode_time(struct timespec64 ts, __le32 *sec,
+				 __le32 *extra)
+{
+	if (!extra) {
+		*sec = cpu_to_le32(clamp_t(time64_t, ts.tv_sec, S32_MIN,
+					   S32_MAX));
+		return;
+	}
+	*sec = cpu_to_le32((u32)ts.tv_sec);
+	*extra = cpu_to_le32((((ts.tv_sec - (s32)ts.tv_sec) >> 32) &
+			      EXT2HOLE_EPOCH_MASK) |
+			     ((u32)ts.tv_nsec << EXT2HOLE_EPOCH_BITS));
+}
+
+/* @field's address in the extra fields of @raw, NULL when not covered. */
+#define EXT2HOLE_EXTRA_FIELD(raw, extra, field) \
+	(EXT2HOLE_EXTRA_FITS(extra, field) ? \
+	 &EXT2HOLE_INODE_EXTRA(raw)->field : NULL)
+
+/*
+ * Read the times of @inode from @raw.  Returns false (and reports) when
+ * i_extra_isize runs past the inode or is not a multiple of 4.
+ */
+static bool ext2hole_read_times(struct inode *inode,
+				struct ext2hole_inode *raw)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned int room = EXT2HOLE_SB(sb)->s_inode_size -
+			    EXT2HOLE_GOOD_OLD_INODE_SIZE;
+	unsigned int extra = 0;
+	struct ext2hole_inode_extra *x = EXT2HOLE_INODE_EXTRA(raw);
+
+	if (room) {
+		extra = le16_to_cpu(x->i_extra_isize);
+		if (extra > room || (extra & 3)) {
+			ext2hole_error(sb, "inode %lu: bad i_extra_isize %u (inode size %u)",
+				       inode->i_ino, extra,
+				       EXT2HOLE_SB(sb)->s_inode_size);
+			return false;
+		}
+	}
+	ei->i_extra_isize = extra;
+	inode_set_atime_to_ts(inode, ext2hole_decode_time(raw->i_atime,
+			EXT2HOLE_EXTRA_FIELD(raw, extra, i_atime_extra)));
+	inode_set_ctime_to_ts(inode, ext2hole_decode_time(raw->i_ctime,
+			EXT2HOLE_EXTRA_FIELD(raw, extra, i_ctime_extra)));
+	inode_set_mtime_to_ts(inode, ext2hole_decode_time(raw->i_mtime,
+			EXT2HOLE_EXTRA_FIELD(raw, extra, i_mtime_extra)));
+	if (EXT2HOLE_EXTRA_FITS(extra, i_crtime))
+		ei->i_crtime = ext2hole_decode_time(x->i_crtime,
+				EXT2HOLE_EXTRA_FIELD(raw, extra, i_crtime_extra));
+	else
+		ei->i_crtime = (struct timespec64){};
+	return true;
+}
+
+/*
+ * Write the times of @inode to @raw.  An inode without extra fields (one
+ * written by the ext2 driver) gets s_want_extra_isize of them first, as
+ * the ext4 driver gives it when it writes such an inode: the bytes after
+ * 128 hold no attributes then (i_extra_isize 0 means none), and an
+ * attribute set meanwhile (ext2hole_xattr_set) chose the same size and
+ * starts after it.  Its birth time stays 0: unknown.
+ */
+static void ext2hole_write_times(struct inode *inode,
+				 struct ext2hole_inode *raw)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_inode_extra *x = EXT2HOLE_INODE_EXTRA(raw);
+	unsigned int extra = READ_ONCE(ei->i_extra_isize);
+	unsigned int want = EXT2HOLE_SB(inode->i_sb)->s_want_extra_isize;
+
+	if (!extra && want) {
+		/*
+		 * Not i_extra_isize itself: xattr_set may have set it to the
+		 * same size a moment ago, and readers must never see it 0.
+		 */
+		memset((char *)x + sizeof(x->i_extra_isize), 0,
+		       want - sizeof(x->i_extra_isize));
+		extra = want;
+		WRITE_ONCE(ei->i_extra_isize, want);
+	}
+	if (extra)	/* a new inode's was zeroed with the rest */
+		x->i_extra_isize = cpu_to_le16(extra);
+	ext2hole_encode_time(inode_get_atime(inode), &raw->i_atime,
+			     EXT2HOLE_EXTRA_FIELD(raw, extra, i_atime_extra));
+	ext2hole_encode_time(inode_get_ctime(inode), &raw->i_ctime,
+			     EXT2HOLE_EXTRA_FIELD(raw, extra, i_ctime_extra));
+	ext2hole_encode_time(inode_get_mtime(inode), &raw->i_mtime,
+			     EXT2HOLE_EXTRA_FIELD(raw, extra, i_mtime_extra));
+	if (EXT2HOLE_EXTRA_FITS(extra, i_crtime))
+		ext2hole_encode_time(ei->i_crtime, &x->i_crtime,
+				     EXT2HOLE_EXTRA_FIELD(raw, extra,
+							  i_crtime_extra));
+}
+
 /**
  * ext2hole_iget - read an inode
  * @sb: the filesystem
@@ -191,9 +312,10 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 		err = -EFSCORRUPTED;
 		goto bad;
 	}
-	inode_set_atime(inode, (s32)le32_to_cpu(raw->i_atime), 0);
-	inode_set_ctime(inode, (s32)le32_to_cpu(raw->i_ctime), 0);
-	inode_set_mtime(inode, (s32)le32_to_cpu(raw->i_mtime), 0);
+	if (!ext2hole_read_times(inode, raw)) {
+		err = -EFSCORRUPTED;
+		goto bad;
+	}
 	inode->i_blocks = le32_to_cpu(raw->i_blocks);
 	inode->i_generation = le32_to_cpu(raw->i_generation);
 	ei->i_flags = le32_to_cpu(raw->i_flags);
@@ -307,9 +429,7 @@ static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
 	}
 	raw->i_links_count = cpu_to_le16(inode->i_nlink);
 	raw->i_size = cpu_to_le32(inode->i_size);
-	raw->i_atime = cpu_to_le32(inode_get_atime_sec(inode));
-	raw->i_ctime = cpu_to_le32(inode_get_ctime_sec(inode));
-	raw->i_mtime = cpu_to_le32(inode_get_mtime_sec(inode));
+	ext2hole_write_times(inode, raw);
 	raw->i_blocks = cpu_to_le32(inode->i_blocks);
 	raw->i_dtime = cpu_to_le32(ei->i_dtime);
 	raw->i_flags = cpu_to_le32(ei->i_flags);
@@ -892,6 +1012,14 @@ int ext2hole_getattr(struct ext2hole_idmap *idmap, const struct path *path,
 		stat->attributes |= STATX_ATTR_NODUMP;
 	stat->attributes_mask |= STATX_ATTR_APPEND | STATX_ATTR_COMPRESSED |
 				 STATX_ATTR_IMMUTABLE | STATX_ATTR_NODUMP;
+	/* A birth time of 0 is unknown (extra fields given after creation). */
+	if (EXT2HOLE_EXTRA_FITS(READ_ONCE(EXT2HOLE_I(inode)->i_extra_isize),
+				i_crtime) &&
+	    (EXT2HOLE_I(inode)->i_crtime.tv_sec ||
+	     EXT2HOLE_I(inode)->i_crtime.tv_nsec)) {
+		stat->result_mask |= STATX_BTIME;
+		stat->btime = EXT2HOLE_I(inode)->i_crtime;
+	}
 	ext2hole_fillattr(idmap, request_mask, inode, stat);
 	return 0;
 }

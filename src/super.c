@@ -845,6 +845,52 @@ static int ext2hole_check_group(struct super_block *sb, unsigned long g,
 	return 0;
 }
 
+/**
+ * ext2hole_setup_times - time range and new inodes' i_extra_isize
+ * @sb: the filesystem, its inode size known
+ * @es: its superblock
+ *
+ * Inodes larger than 128 bytes keep nanoseconds, two more bits of seconds
+ * and the birth time in ext4's extra fields (up to 2446, as the ext4
+ * driver on the same image); new ones get i_extra_isize 32 or the
+ * superblock's s_want_extra_isize / s_min_extra_isize when larger and
+ * sane (mke2fs writes 32; a value past the inode or not a multiple of 4
+ * is ignored with a notice).  128-byte inodes have 32-bit seconds only:
+ * dates end in January 2038, which the mount says, as the ext4 driver's
+ * mount does.  See docs/design.md section 6.
+ */
+static void ext2hole_setup_times(struct super_block *sb,
+				 struct ext2hole_super_block *es)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned int room = sbi->s_inode_size - EXT2HOLE_GOOD_OLD_INODE_SIZE;
+	unsigned int v[2] = { le16_to_cpu(es->s_want_extra_isize),
+			      le16_to_cpu(es->s_min_extra_isize) };
+	int i;
+
+	sb->s_time_min = EXT2HOLE_TIME_MIN;
+	if (!room) {
+		sbi->s_want_extra_isize = 0;
+		sb->s_time_gran = NSEC_PER_SEC;
+		sb->s_time_max = EXT2HOLE_TIME_MAX_32;
+		ext2hole_msg(sb, KERN_NOTICE,
+			     "128-byte inodes: timestamps end in 2038 (no nanoseconds, no birth time)");
+		return;
+	}
+	sbi->s_want_extra_isize = EXT2HOLE_WANT_EXTRA_ISIZE;
+	for (i = 0; i < 2; i++) {
+		if (v[i] > room || (v[i] & 3))
+			ext2hole_msg(sb, KERN_WARNING,
+				     "ignoring bad %s_extra_isize %u (inode size %u)",
+				     i ? "s_min" : "s_want", v[i],
+				     sbi->s_inode_size);
+		else if (v[i] > sbi->s_want_extra_isize)
+			sbi->s_want_extra_isize = v[i];
+	}
+	sb->s_time_gran = 1;
+	sb->s_time_max = EXT2HOLE_TIME_MAX_EXTRA;
+}
+
 /* Geometry checks on a superblock read with the right block size. */
 static int ext2hole_check_geometry(struct super_block *sb,
 				   struct ext2hole_super_block *es)
@@ -1187,9 +1233,8 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_xattr = ext2hole_xattr_handlers;
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
-	sb->s_time_gran = NSEC_PER_SEC;
-	sb->s_time_min = S32_MIN;
-	sb->s_time_max = S32_MAX;
+	sb->s_export_op = &ext2hole_export_ops;
+	ext2hole_setup_times(sb, es);
 	memcpy(&sb->s_uuid, es->s_uuid, sizeof(es->s_uuid));
 
 	root = ext2hole_iget(sb, EXT2HOLE_ROOT_INO);

@@ -674,9 +674,6 @@ static size_t ext2hole_xattr_ibody_room(struct super_block *sb,
 	return isize > used ? isize - used : 0;
 }
 
-/* i_extra_isize given to inodes that had none, as the ext4 driver does. */
-#define EXT2HOLE_WANT_EXTRA_ISIZE	32
-
 /**
  * ext2hole_xattr_set - create, replace or remove an extended attribute
  * @inode: the inode
@@ -751,8 +748,13 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 		}
 		extra = le16_to_cpu(*(__le16 *)((char *)raw +
 						EXT2HOLE_EXTRA_ISIZE_OFFSET));
+		/*
+		 * An inode without extra fields gets s_want_extra_isize, at
+		 * least 32, as ext2hole_write_inode() gives it (the same
+		 * size, whichever comes first).
+		 */
 		if (!extra && !had_ibody)
-			extra = EXT2HOLE_WANT_EXTRA_ISIZE;
+			extra = EXT2HOLE_SB(sb)->s_want_extra_isize;
 		iroom = ext2hole_xattr_ibody_room(sb, extra);
 	}
 	if (had_ibody) {
@@ -904,6 +906,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 		lock_buffer(ibh);
 		*(__le16 *)((char *)raw + EXT2HOLE_EXTRA_ISIZE_OFFSET) =
 			cpu_to_le16(extra);
+		WRITE_ONCE(ei->i_extra_isize, extra);
 		if (any) {
 			((struct ext2hole_xattr_ibody_header *)hdr)->h_magic =
 				cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
