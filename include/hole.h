@@ -46,6 +46,8 @@ int ext2hole_hole_init(void);
 void ext2hole_hole_exit(void);
 int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 			  get_block_t *get_block);
+struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
+					loff_t pos, get_block_t *get_block);
 int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 			       loff_t from, loff_t to, get_block_t *get_block);
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to);

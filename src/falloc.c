@@ -58,7 +58,6 @@ static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
 	unsigned int offset = offset_in_page(from);
 	struct buffer_head *bh;
 	struct page *page;
-	unsigned int pos;
 	int err = 0;
 
 	if (from >= to)
@@ -76,24 +75,10 @@ static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
 			return -ENOMEM;
 	}
 	wait_on_page_writeback(page);
-	if (!page_has_buffers(page))
-		ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
-	bh = page_buffers(page);
-	for (pos = bsize; pos <= offset; pos += bsize)
-		bh = bh->b_this_page;
-
-	if (!buffer_mapped(bh) && !buffer_delay(bh)) {
-		err = ext2hole_get_block(inode, from >> inode->i_blkbits, bh, 0);
-		if (err)
-			goto out;
-	}
-	if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
-		if (PageUptodate(page)) {
-			set_buffer_uptodate(bh);
-		} else if (bh_read(bh, 0) < 0) {
-			err = -EIO;
-			goto out;
-		}
+	bh = ext2hole_page_block(inode, page, from, ext2hole_get_block);
+	if (IS_ERR(bh)) {
+		err = PTR_ERR(bh);
+		goto out;
 	}
 	zero_user(page, offset, to - from);
 	if (buffer_mapped(bh) || buffer_delay(bh))

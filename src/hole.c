@@ -45,6 +45,50 @@
 #include "trace.h"
 
 /**
+ * ext2hole_page_block - the buffer of a locked page that holds a byte
+ * @inode: the file
+ * @page: the locked page holding @pos
+ * @pos: a byte of the file
+ * @get_block: the filesystem's block mapping function (a lookup only)
+ *
+ * Gives @page buffers if it has none and returns the one holding @pos,
+ * mapped when its block is allocated and then uptodate (read from disk
+ * unless the whole page is uptodate), so that zeroing part of it and
+ * marking it dirty writes the rest of the block back as it was.  A hole
+ * comes back neither mapped nor delayed.
+ *
+ * Return: the buffer, or an ERR_PTR of -EIO or of @get_block's error.
+ */
+struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
+					loff_t pos, get_block_t *get_block)
+{
+	unsigned int bsize = i_blocksize(inode);
+	unsigned int offset = offset_in_page(pos);
+	struct buffer_head *bh;
+	unsigned int bstart;
+	int err;
+
+	if (!page_has_buffers(page))
+		ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
+	bh = page_buffers(page);
+	for (bstart = bsize; bstart <= offset; bstart += bsize)
+		bh = bh->b_this_page;
+
+	if (!buffer_mapped(bh) && !buffer_delay(bh)) {
+		err = get_block(inode, pos >> inode->i_blkbits, bh, 0);
+		if (err)
+			return ERR_PTR(err);
+	}
+	if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
+		if (PageUptodate(page))
+			set_buffer_uptodate(bh);
+		else if (bh_read(bh, 0) < 0)
+			return ERR_PTR(-EIO);
+	}
+	return bh;
+}
+
+/**
  * ext2hole_prepare_hole_page - zero the hole's part of a locked page
  * @inode: the inode whose size grows
  * @page: the locked page straddling @from; it may be new and not uptodate
@@ -84,26 +128,11 @@ int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 	folio_wait_stable(page_folio(page));
 
 	if (from & (bsize - 1)) {
-		unsigned int bstart;
-
-		if (!page_has_buffers(page))
-			ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
-		bh = page_buffers(page);
-		for (bstart = bsize; bstart <= offset; bstart += bsize)
-			bh = bh->b_this_page;
-
-		if (!buffer_mapped(bh) && !buffer_delay(bh)) {
-			err = get_block(inode, from >> inode->i_blkbits, bh, 0);
-			if (err)
-				goto out;
-		}
-		if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
-			if (PageUptodate(page)) {
-				set_buffer_uptodate(bh);
-			} else if (bh_read(bh, 0) < 0) {
-				err = -EIO;
-				goto out;
-			}
+		bh = ext2hole_page_block(inode, page, from, get_block);
+		if (IS_ERR(bh)) {
+			err = PTR_ERR(bh);
+			bh = NULL;
+			goto out;
 		}
 		/* A hole: nothing on disk to fix, the page cache is zeroed. */
 		if (!buffer_mapped(bh) && !buffer_delay(bh))
