@@ -167,11 +167,16 @@ static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
  * A metadata block leaves the filesystem (freed, or never spliced in): drop
  * its buffer's dirty state and the mark of a failed write, so that
  * ext2hole_requeue_failed_meta() never writes it over the block's next user.
+ * The caller must not hold the buffer lock.
  */
 static inline void ext2hole_forget_meta(struct buffer_head *bh)
 {
-	if (bh)
+	if (bh) {
+		/* under the buffer lock: the requeue tests and dirties under it */
+		lock_buffer(bh);
 		clear_buffer_write_io_error(bh);
+		unlock_buffer(bh);
+	}
 	bforget(bh);
 }
 

@@ -598,13 +598,23 @@ static void ext2hole_requeue_failed_meta(struct super_block *sb)
 			head = folio_buffers(folio);
 			bh = head;
 			while (bh) {
+				/*
+				 * The buffer lock orders this against
+				 * ext2hole_forget_meta(): a freed block is
+				 * never dirtied again.  A locked buffer is
+				 * being written or read: not ours to judge.
+				 */
 				if (buffer_write_io_error(bh) &&
-				    buffer_mapped(bh) && !buffer_dirty(bh) &&
-				    !buffer_locked(bh)) {
-					set_buffer_uptodate(bh);
-					clear_buffer_write_io_error(bh);
-					mark_buffer_dirty(bh);
-					requeued++;
+				    trylock_buffer(bh)) {
+					if (buffer_write_io_error(bh) &&
+					    buffer_mapped(bh) &&
+					    !buffer_dirty(bh)) {
+						set_buffer_uptodate(bh);
+						clear_buffer_write_io_error(bh);
+						mark_buffer_dirty(bh);
+						requeued++;
+					}
+					unlock_buffer(bh);
 				}
 				bh = bh->b_this_page;
 				if (bh == head)
