@@ -30,7 +30,8 @@ series=$(kseries "$kver")
 pkgs=(make gcc libc6-dev "linux-headers-$kver")
 if [ "${1:-all}" != build ]; then
 	pkgs+=("linux-source-$series" qemu-system-x86 busybox-static e2fsprogs
-	       dmsetup kmod cpio xz-utils gzip attr acl fio xfsprogs quota)
+	       dmsetup kmod cpio xz-utils gzip attr acl fio xfsprogs quota
+	       checkpolicy)
 fi
 # shellcheck disable=SC2206  # a list of package names
 pkgs+=(${EXT2HOLE_EXTRA_PKGS:-})
