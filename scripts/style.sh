@@ -24,9 +24,22 @@ if [ ! -x "$cache/scripts/checkpatch.pl" ]; then
 fi
 bad=0
 echo "== checkpatch"
-# shellcheck disable=SC2046
-perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
-	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(ls src/*.c include/*.h) || bad=1
+# Two warnings are waived, each in the one file where it cannot apply:
+#  - include/compat.h is where an out-of-tree module has to read the
+#    version it is built for (LINUX_VERSION_CODE against KERNEL_VERSION(),
+#    both constants, so CONSTANT_COMPARISON too);
+#  - src/super.c's ext2hole_msg() prints at the KERN_* level its caller
+#    passes, as "%s" (PRINTK_WITHOUT_KERN_LEVEL cannot see it).
+cp=(perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types)
+ign=SPDX_LICENSE_TAG,FILE_PATH_CHANGES
+for f in src/*.c include/*.h; do
+	case $f in
+	include/compat.h) extra=,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
+	src/super.c) extra=,PRINTK_WITHOUT_KERN_LEVEL ;;
+	*) extra= ;;
+	esac
+	"${cp[@]}" --ignore "$ign$extra" -f "$f" || bad=1
+done
 echo "== make W=1 C=2 (sparse)"
 make -s -C "$kdir" M="$top" clean >/dev/null
 out=$(make -s -C "$kdir" M="$top" W=1 C=2 modules 2>&1 | grep -v '^\s*$' | grep -v 'Skipping BTF generation' || true)
