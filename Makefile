@@ -92,7 +92,8 @@ crash: deps module tests
 
 # The suites on a KASAN/lockdep/kmemleak kernel built from linux-source
 # (cached in /var/cache/ext2hole/debug); SUITES="a b" to pick some.
-check-debug: deps
+check-debug:
+	scripts/deps.sh debug
 	scripts/check-debug.sh $(SUITES)
 
 # fstests (scripts/fstests.sh) in the guest on ext2hole (mkwrite=alloc and

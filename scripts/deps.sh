@@ -6,6 +6,8 @@
 #                   static test programs (plain `make`)
 #   deps.sh [all]   that, and what the guest needs: QEMU, busybox-static,
 #                   e2fsprogs, the kernel source for the ext2stock baseline
+#   deps.sh debug   all of that, and what building a whole kernel from
+#                   linux-source needs (make check-debug)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +34,9 @@ if [ "${1:-all}" != build ]; then
 	pkgs+=("linux-source-$series" qemu-system-x86 busybox-static e2fsprogs
 	       dmsetup kmod cpio xz-utils gzip attr acl fio xfsprogs quota
 	       checkpolicy)
+fi
+if [ "${1:-all}" = debug ]; then
+	pkgs+=(flex bison bc libelf-dev libssl-dev rsync)
 fi
 # shellcheck disable=SC2206  # a list of package names
 pkgs+=(${EXT2HOLE_EXTRA_PKGS:-})
