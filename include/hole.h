@@ -39,6 +39,8 @@ struct ext2hole_hole_stats {
 	atomic64_t pages_written;	/* pages submitted by write_full_page */
 	atomic64_t delayed_mapped;	/* delayed buffers mapped at writeback */
 	atomic64_t writeback_errors;	/* write_full_page errors */
+	atomic64_t bios_submitted;	/* write bios of writeback, every path */
+	atomic64_t pages_bio;		/* pages written whole, in a multi-block bio */
 };
 
 /* hole.c */

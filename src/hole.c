@@ -474,35 +474,134 @@ plain:
 	submit_bh(opf, bh);
 }
 
-/**
- * ext2hole_write_full_page - new-style writeback of one locked page (G4)
- * @page: the locked page, its dirty bit already cleared for I/O
- * @get_block: the filesystem's block mapping function
- * @wbc: the writeback control
- *
- * Unlike the kernel's block_write_full_page(), every buffer of the page is
- * considered whatever i_size is, and nothing past EOF is zeroed: dirty
- * delayed buffers are mapped with get_block(create=1), dirty mapped buffers
- * are written, and nothing that did not pass through get_block (in
- * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
- * i_size (truncate in progress) is just unlocked.  The buffer straddling
- * EOF goes to disk from a copy with a zeroed tail (ext2hole_submit_bh).
- *
- * When get_block fails (ENOSPC, EDQUOT, EIO), every mapped dirty buffer of
- * the page is still written, those mapped a moment earlier included, so
- * that no block enters the file without its data.  The buffers that could
- * not be mapped keep their dirty and delay bits and the page is redirtied:
- * their data is never cleaned away while it is not on disk, the error goes
- * to the mapping for fsync/msync, and a later writeback tries again (after
- * space was freed, say).
- *
- * Return: 0 or the first error of @get_block.
+/*
+ * Writeback context.  @bio is a write bio being built: whole pages whose
+ * buffers are all dirty, mapped and contiguous on disk, appended while
+ * each page's first block follows the previous page's last one.  It is
+ * submitted when the next page does not follow, when it is full, when a
+ * page goes the per-buffer way (so the order of submission stays the order
+ * of the pages) and at the end of the writeback.
  */
-int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
-			     struct writeback_control *wbc)
+struct ext2hole_wb_ctx {
+	get_block_t *get_block;
+	struct ext2hole_hole_stats *st;
+	struct bio *bio;
+	sector_t next_sector;	/* where a page must start to join @bio */
+};
+
+/*
+ * Completion of a multi-block bio: every buffer of every page ends as if
+ * it had been written by its own bio, through its b_end_io
+ * (end_buffer_async_write): uptodate or write_io_error and the errseq of
+ * the mapping, the buffer unlocked, and the page's writeback ended by its
+ * last buffer.  The buffers of a page are collected before the first of
+ * them completes; after the last one the page may be freed.  The pages
+ * are found from the bio's vectors alone, never from a page whose
+ * writeback has ended.
+ */
+static void ext2hole_wb_end_io(struct bio *bio)
+{
+	int uptodate = !bio->bi_status;
+	unsigned short i;
+
+	for (i = 0; i < bio->bi_vcnt; i++) {
+		struct bio_vec *bv = &bio->bi_io_vec[i];
+		unsigned int off;
+
+		/* whole pages only, at offset 0: see ext2hole_wb_add_page() */
+		for (off = 0; off < bv->bv_len; off += PAGE_SIZE) {
+			struct page *page = nth_page(bv->bv_page,
+						     (bv->bv_offset + off) >> PAGE_SHIFT);
+			struct buffer_head *bhs[MAX_BUF_PER_PAGE];
+			struct buffer_head *head, *bh;
+			int n = 0, k;
+
+			head = bh = page_buffers(page);
+			do {
+				bhs[n++] = bh;
+			} while ((bh = bh->b_this_page) != head);
+			for (k = 0; k < n; k++)
+				bhs[k]->b_end_io(bhs[k], uptodate);
+		}
+	}
+	bio_put(bio);
+}
+
+static void ext2hole_wb_submit(struct ext2hole_wb_ctx *ctx)
+{
+	if (!ctx->bio)
+		return;
+	submit_bio(ctx->bio);
+	ctx->bio = NULL;
+	atomic64_inc(&ctx->st->bios_submitted);
+}
+
+/*
+ * Can the page go to disk whole, as one bio segment?  Every buffer must be
+ * locked and marked for async write (all were dirty, mapped and locked),
+ * their blocks consecutive on one device, and the page wholly inside
+ * i_size: the page straddling EOF needs the zero-tailed copy of
+ * ext2hole_submit_bh(), and buffers beyond EOF go the per-buffer way.
+ */
+static bool ext2hole_page_whole(struct page *page, loff_t i_size)
+{
+	struct buffer_head *head = page_buffers(page), *bh = head;
+	sector_t next = head->b_blocknr;
+
+	if (page_offset(page) + PAGE_SIZE > i_size)
+		return false;
+	do {
+		if (!buffer_async_write(bh) || bh->b_blocknr != next ||
+		    bh->b_bdev != head->b_bdev)
+			return false;
+		next++;
+	} while ((bh = bh->b_this_page) != head);
+	return true;
+}
+
+/* Append a whole page (see above) to the context's bio, starting a new one as needed. */
+static void ext2hole_wb_add_page(struct ext2hole_wb_ctx *ctx,
+				 struct page *page, blk_opf_t opf)
+{
+	struct buffer_head *head = page_buffers(page), *bh = head;
+	sector_t sector = head->b_blocknr * (head->b_size >> 9);
+	struct block_device *bdev = head->b_bdev;
+
+	/* what submit_bh() does for each buffer it writes */
+	do {
+		if (test_set_buffer_req(bh))
+			clear_buffer_write_io_error(bh);
+	} while ((bh = bh->b_this_page) != head);
+
+	if (ctx->bio) {
+		if (ctx->next_sector == sector && ctx->bio->bi_bdev == bdev &&
+		    ctx->bio->bi_opf == opf &&
+		    bio_add_page(ctx->bio, page, PAGE_SIZE, 0) == PAGE_SIZE)
+			goto added;
+		ext2hole_wb_submit(ctx);
+	}
+	/* GFP_NOIO may sleep: the bioset's mempool never returns NULL */
+	ctx->bio = bio_alloc(bdev, BIO_MAX_VECS, opf, GFP_NOIO);
+	ctx->bio->bi_iter.bi_sector = sector;
+	ctx->bio->bi_end_io = ext2hole_wb_end_io;
+	__bio_add_page(ctx->bio, page, PAGE_SIZE, 0);	/* a fresh bio */
+added:
+	ctx->next_sector = sector + (PAGE_SIZE >> 9);
+	atomic64_inc(&ctx->st->pages_bio);
+}
+
+/*
+ * ext2hole_write_page - ext2hole_write_full_page() within a writeback
+ * context: a page whose buffers all go to disk, contiguous, is added to
+ * @ctx's bio (submitted later by the caller); any other page submits the
+ * context's bio first, then its buffers one bio each, as before.
+ */
+static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
+			       struct ext2hole_wb_ctx *ctx)
 {
 	struct inode *inode = page->mapping->host;
-	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	struct ext2hole_hole_stats *st = ctx->st;
+	get_block_t *get_block = ctx->get_block;
 	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
 	loff_t i_size = i_size_read(inode);
 	unsigned int bsize = i_blocksize(inode);
@@ -605,15 +704,25 @@ int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
 
 	/* From here PageWriteback protects the page and its buffers. */
 	set_page_writeback(page);
-	do {
-		struct buffer_head *next = bh->b_this_page;
+	if (!redirty && ext2hole_page_whole(page, i_size)) {
+		/* every buffer of the page, in one segment of the context's bio */
+		ext2hole_wb_add_page(ctx, page, write_flags);
+		nr_underway = PAGE_SIZE >> inode->i_blkbits;
+	} else {
+		do {
+			struct buffer_head *next = bh->b_this_page;
 
-		if (buffer_async_write(bh)) {
-			ext2hole_submit_bh(bh, write_flags, i_size);
-			nr_underway++;
-		}
-		bh = next;
-	} while (bh != head);
+			if (buffer_async_write(bh)) {
+				/* the pages before this one go first */
+				ext2hole_wb_submit(ctx);
+				ext2hole_submit_bh(bh, write_flags, i_size);
+				nr_underway++;
+			}
+			bh = next;
+		} while (bh != head);
+		if (nr_underway)
+			atomic64_add(nr_underway, &st->bios_submitted);
+	}
 	unlock_page(page);
 
 	/*
@@ -630,17 +739,58 @@ out:
 	return err;
 }
 
-struct ext2hole_wb_ctx {
-	get_block_t *get_block;
-};
+/**
+ * ext2hole_write_full_page - new-style writeback of one locked page (G4)
+ * @page: the locked page, its dirty bit already cleared for I/O
+ * @get_block: the filesystem's block mapping function
+ * @wbc: the writeback control
+ *
+ * Unlike the kernel's block_write_full_page(), every buffer of the page is
+ * considered whatever i_size is, and nothing past EOF is zeroed: dirty
+ * delayed buffers are mapped with get_block(create=1), dirty mapped buffers
+ * are written, and nothing that did not pass through get_block (in
+ * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
+ * i_size (truncate in progress) is just unlocked.  The buffer straddling
+ * EOF goes to disk from a copy with a zeroed tail (ext2hole_submit_bh).
+ *
+ * When get_block fails (ENOSPC, EDQUOT, EIO), every mapped dirty buffer of
+ * the page is still written, those mapped a moment earlier included, so
+ * that no block enters the file without its data.  The buffers that could
+ * not be mapped keep their dirty and delay bits and the page is redirtied:
+ * their data is never cleaned away while it is not on disk, the error goes
+ * to the mapping for fsync/msync, and a later writeback tries again (after
+ * space was freed, say).
+ *
+ * How the buffers go to disk: when all of them were dirty, are mapped,
+ * could be locked and lie on consecutive blocks, and the page is wholly
+ * inside i_size, the page is one segment of a bio (which
+ * ext2hole_writepages() extends over the following pages while they
+ * follow on disk); otherwise each buffer written is a bio of its own.
+ * Either way each buffer is locked, its dirty bit cleared, marked for
+ * async write and completed through its b_end_io, so buffer and page
+ * state, write errors (write_io_error, the mapping's errseq) and the end
+ * of the page's writeback are the same on both paths.
+ *
+ * Return: 0 or the first error of @get_block.
+ */
+int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
+			     struct writeback_control *wbc)
+{
+	struct ext2hole_wb_ctx ctx = {
+		.get_block = get_block,
+		.st = ext2hole_hole_stats(page->mapping->host->i_sb),
+	};
+	int ret;
+
+	ret = ext2hole_write_page(page, wbc, &ctx);
+	ext2hole_wb_submit(&ctx);
+	return ret;
+}
 
 static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
 				 struct writeback_control *wbc, void *data)
 {
-	struct ext2hole_wb_ctx *ctx = data;
-
-	return ext2hole_write_full_page(ext2hole_wcp_page(page),
-					ctx->get_block, wbc);
+	return ext2hole_write_page(ext2hole_wcp_page(page), wbc, data);
 }
 
 /**
@@ -649,22 +799,29 @@ static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
  * @wbc: the writeback control
  * @get_block: the filesystem's block mapping function
  *
- * write_cache_pages() with ext2hole_write_full_page() for every page.
- * mpage_writepages() is not usable: its fallback for pages it cannot
- * write as one bio is the kernel's block_write_full_page(), which zeroes
- * past EOF and skips buffers beyond it (G4).
+ * write_cache_pages() with ext2hole_write_full_page() for every page,
+ * through a context that carries a bio from page to page while the pages
+ * follow each other on disk, so that a sequential file goes out in bios of
+ * up to BIO_MAX_VECS pages rather than one per buffer.  mpage_writepages()
+ * is not usable: its fallback for pages it cannot write as one bio is the
+ * kernel's block_write_full_page(), which zeroes past EOF and skips
+ * buffers beyond it (G4).
  *
  * Return: 0 or the first error.
  */
 int ext2hole_writepages(struct address_space *mapping,
 			struct writeback_control *wbc, get_block_t *get_block)
 {
-	struct ext2hole_wb_ctx ctx = { .get_block = get_block };
+	struct ext2hole_wb_ctx ctx = {
+		.get_block = get_block,
+		.st = ext2hole_hole_stats(mapping->host->i_sb),
+	};
 	struct blk_plug plug;
 	int ret;
 
 	blk_start_plug(&plug);
 	ret = write_cache_pages(mapping, wbc, ext2hole_writepage_cb, &ctx);
+	ext2hole_wb_submit(&ctx);
 	blk_finish_plug(&plug);
 	return ret;
 }

@@ -41,6 +41,8 @@ EXT2HOLE_STAT_ATTR(mkwrite_other);
 EXT2HOLE_STAT_ATTR(pages_written);
 EXT2HOLE_STAT_ATTR(delayed_mapped);
 EXT2HOLE_STAT_ATTR(writeback_errors);
+EXT2HOLE_STAT_ATTR(bios_submitted);
+EXT2HOLE_STAT_ATTR(pages_bio);
 
 /* Not a counter: offset is unused, the show method tells them apart. */
 static struct ext2hole_attr ext2hole_attr_mkwrite_policy = {
@@ -59,6 +61,8 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_pages_written.attr,
 	&ext2hole_attr_delayed_mapped.attr,
 	&ext2hole_attr_writeback_errors.attr,
+	&ext2hole_attr_bios_submitted.attr,
+	&ext2hole_attr_pages_bio.attr,
 	&ext2hole_attr_mkwrite_policy.attr,
 	NULL,
 };
