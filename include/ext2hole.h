@@ -36,8 +36,9 @@
  * Directory lookup counters (/sys/fs/ext2hole/<dev>/): lookups answered
  * through a dir_index index and the directory blocks they searched,
  * lookups done by the linear scan and the blocks it searched, indexes
- * found inconsistent, entries inserted in the leaf the index selects and
- * indexes dropped (flag cleared) because that leaf was full.
+ * found inconsistent, entries inserted in the leaf the index selects,
+ * leaves split and indexes dropped (flag cleared) because a full leaf
+ * could not be split.
  */
 struct ext2hole_dir_stats {
 	atomic64_t dx_lookups;
@@ -46,6 +47,7 @@ struct ext2hole_dir_stats {
 	atomic64_t linear_blocks;
 	atomic64_t dx_errors;
 	atomic64_t dx_inserts;
+	atomic64_t dx_splits;
 	atomic64_t dx_dropped;
 };
 
@@ -112,9 +114,12 @@ struct ext2hole_sb_info {
 	struct ext2hole_hole_stats s_hole_stats;
 	struct ext2hole_dir_stats s_dir_stats;
 
-	/* dir_index: seed, default version, 3 when the hashes are unsigned */
+	/*
+	 * dir_index: the seed, and 3 when the hashes are unsigned (added to
+	 * a root's hash_version).  s_def_hash_version would only matter for
+	 * building a new index, which ext2hole does not do.
+	 */
 	u32 s_hash_seed[4];
-	u8 s_def_hash_version;
 	u8 s_hash_unsigned;
 	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */
 	struct completion s_kobj_unregister;

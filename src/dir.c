@@ -14,14 +14,26 @@
  * an entry pointer handed out by ext2hole_find_entry() or ext2hole_dotdot()
  * stays valid until ext2hole_put_dir_page().
  *
- * htree (dir_index) directories are read as linear ones: their index blocks
- * look like a single unused entry.  Any change made here clears
- * EXT2HOLE_INDEX_FL, so that the index (which is not maintained) is never
- * trusted again.
+ * Indexed (dir_index, "htree") directories, EXT2HOLE_INDEX_FL with the
+ * superblock's dir_index feature, are looked up through their index (see
+ * "Indexed directories" below): one or two index blocks and, normally,
+ * one leaf per lookup.  To a linear reader the index blocks look like
+ * '.', '..' and single unused entries, so readdir, rmdir's emptiness check
+ * and a directory whose index is found inconsistent use the linear walk.
+ * The index is kept valid: deleting or retargeting an entry leaves every
+ * leaf in place, and a new entry goes into the leaf the index selects for
+ * its hash; a full leaf is split into a block appended to the directory,
+ * with a new entry in the index block above it.  When that index block is
+ * full too (no index block is split and no level added), or the index is
+ * not usable, the entry goes wherever linear room is found, which may be
+ * the index blocks themselves or a block appended past the indexed ones,
+ * and EXT2HOLE_INDEX_FL is cleared: the directory is linear from then on,
+ * which e2fsck accepts (e2fsck -fD re-indexes).
  */
 #include <linux/highmem.h>
 #include <linux/iversion.h>
 #include <linux/pagemap.h>
+#include <linux/sort.h>
 #include "ext2hole.h"
 
 static inline unsigned int ext2hole_chunk_size(struct inode *inode)
@@ -441,6 +453,8 @@ static inline bool ext2hole_match(int len, const char *name,
 
 struct ext2hole_dx_frame {
 	struct page *page;		/* holding the index block, kmapped */
+	char *addr;			/* the index block in it */
+	u32 block;			/* its number in the directory */
 	struct ext2hole_dx_entry *entries;
 	struct ext2hole_dx_entry *at;	/* the entry followed */
 	unsigned int count;
@@ -448,6 +462,7 @@ struct ext2hole_dx_frame {
 
 struct ext2hole_dx_path {
 	u32 hash;
+	unsigned int version;		/* EXT2HOLE_DX_HASH_*, unsigned included */
 	unsigned int levels;		/* frames in use */
 	struct ext2hole_dx_frame frame[EXT2HOLE_DX_MAX_LEVELS];
 };
@@ -568,6 +583,10 @@ static int ext2hole_dx_search(struct inode *dir, struct ext2hole_dx_frame *frame
 		else
 			p = m + 1;
 	}
+	frame->block = block;
+	frame->addr = (char *)entries -
+		      (block ? EXT2HOLE_DX_NODE_ENTRIES_OFFS :
+			       EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
 	frame->entries = entries;
 	frame->at = p - 1;
 	frame->count = count;
@@ -659,8 +678,9 @@ static int ext2hole_dx_probe(struct inode *dir, const char *name, int len,
 		return ext2hole_dx_bad(dir,
 				       "dx_root: %u indirect levels (at most %u without largedir)",
 				       levels, EXT2HOLE_DX_MAX_LEVELS - 1);
-	if (ext2hole_dx_hash(name, len, version + sbi->s_hash_unsigned,
-			     sbi->s_hash_seed, &path->hash))
+	path->version = version + sbi->s_hash_unsigned;
+	if (ext2hole_dx_hash(name, len, path->version, sbi->s_hash_seed,
+			     &path->hash))
 		return ext2hole_dx_bad(dir, "dx_root: unknown hash version %u",
 				       version);
 
@@ -960,32 +980,19 @@ static int ext2hole_write_entry(struct inode *dir, struct page *page,
 }
 
 /*
- * ext2hole_dx_add_link - add an entry to the leaf the index selects
+ * Insert @child into leaf @block when it has room.
  *
- * The index stays valid: the leaf covers the name's hash.
- *
- * Return: 0, EXT2HOLE_DX_FULL when that leaf has no room,
- * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
+ * Return: 0, EXT2HOLE_DX_FULL or a negative error.
  */
-static int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
-				struct inode *inode)
+static int ext2hole_dx_insert_leaf(struct inode *dir, u32 block,
+				   const struct qstr *child, struct inode *inode)
 {
 	unsigned int reclen = EXT2HOLE_DIR_REC_LEN(child->len);
-	struct ext2hole_dx_path path;
 	struct ext2hole_dir_entry *de;
 	unsigned int rec_len, name_len;
 	struct page *page;
 	char *addr, *end;
-	u32 block;
 	bool ok;
-	int err;
-
-	err = ext2hole_dx_probe(dir, child->name, child->len, &path);
-	if (!err)
-		block = ext2hole_dx_block(path.frame[path.levels - 1].at);
-	ext2hole_dx_release(&path);
-	if (err)
-		return err;
 
 	addr = ext2hole_dx_read_block(dir, block, &page, &ok);
 	if (IS_ERR(addr))
@@ -1005,18 +1012,236 @@ static int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
 			return -EEXIST;
 		}
 		if ((!de->inode && rec_len >= reclen) ||
-		    (de->inode && rec_len >= name_len + reclen)) {
-			err = ext2hole_write_entry(dir, page, de, rec_len,
-						   name_len, false, child,
-						   inode, true);
-			if (!err)
-				atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_inserts);
-			return err;
-		}
+		    (de->inode && rec_len >= name_len + reclen))
+			return ext2hole_write_entry(dir, page, de, rec_len,
+						    name_len, false, child,
+						    inode, true);
 	}
 	unlock_page(page);
 	ext2hole_put_dir_page(page);
 	return EXT2HOLE_DX_FULL;
+}
+
+/*
+ * Rewrite directory block @block with the @bs bytes at @src (or, when
+ * @block is the directory's size in blocks, append it): one chunk
+ * through prepare/commit, as every other change here.
+ */
+static int ext2hole_dir_write_block(struct inode *dir, u32 block,
+				    const void *src)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	loff_t pos = (loff_t)block << dir->i_blkbits;
+	bool append = pos >= dir->i_size;
+	struct page *page;
+	int err;
+
+	page = ext2hole_get_dir_page(dir, pos >> PAGE_SHIFT);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	lock_page(page);
+	err = ext2hole_prepare_chunk(page, pos, bs);
+	if (err) {
+		unlock_page(page);
+		ext2hole_put_dir_page(page);
+		if (append)
+			ext2hole_write_failed(dir->i_mapping, pos + bs);
+		return err;
+	}
+	memcpy((char *)page_address(page) + (pos & ~PAGE_MASK), src, bs);
+	err = ext2hole_commit_chunk(page, pos, bs);
+	ext2hole_put_dir_page(page);
+	return err;
+}
+
+/* A live entry of a leaf being split: its hash, where it is, its size. */
+struct ext2hole_dx_map {
+	u32 hash;
+	u16 offs;
+	u16 size;
+};
+
+static int ext2hole_dx_map_cmp(const void *a, const void *b)
+{
+	const struct ext2hole_dx_map *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->offs < y->offs ? -1 : x->offs > y->offs;
+}
+
+/* Pack the entries @map[0..@n) of @leaf into the block @to. */
+static void ext2hole_dx_pack(const char *leaf, const struct ext2hole_dx_map *map,
+			     unsigned int n, char *to, unsigned int bs)
+{
+	struct ext2hole_dir_entry *de = NULL;
+	unsigned int i, offs = 0;
+
+	for (i = 0; i < n; i++) {
+		de = (struct ext2hole_dir_entry *)(to + offs);
+		memcpy(de, leaf + map[i].offs, map[i].size);
+		de->rec_len = cpu_to_le16(map[i].size);
+		offs += map[i].size;
+	}
+	/* The last entry covers the rest of the block. */
+	de->rec_len = cpu_to_le16(bs - offs + map[n - 1].size);
+}
+
+/*
+ * ext2hole_dx_split - split the full leaf @path points at
+ * @dir: the directory
+ * @path: from ext2hole_dx_probe(), still held
+ *
+ * The upper half of the leaf's entries by hash moves to a block appended
+ * to the directory, and a dx entry for it goes right after the one for the
+ * leaf in the last index block: the hash of its first entry, with the
+ * collision bit when the leaf keeps names of that same hash.  The order of
+ * the writes keeps every name reachable at each step: the new block
+ * (holding copies), then the index entry, then the old leaf without the
+ * moved names.  Only the last index level takes the new entry: when it
+ * is full (or the leaf holds a single name) nothing is done.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL, or a negative error.
+ */
+static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_dx_frame *frame = &path->frame[path->levels - 1];
+	unsigned int bs = ext2hole_chunk_size(dir);
+	u32 leaf = ext2hole_dx_block(frame->at);
+	u32 newblk = dir->i_size >> dir->i_blkbits;
+	struct ext2hole_dx_entry *e;
+	struct ext2hole_dx_map *map;
+	unsigned int n = 0, i, split, at, offs;
+	struct ext2hole_dir_entry *de;
+	struct ext2hole_dx_countlimit *cl;
+	struct page *page;
+	char *buf, *addr;
+	u32 hash;
+	bool ok;
+	int err;
+
+	if (frame->count >= ext2hole_dx_limit(frame->entries))
+		return EXT2HOLE_DX_FULL;
+	buf = kmalloc(3 * bs, GFP_NOFS);
+	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
+			    GFP_NOFS);
+	err = -ENOMEM;
+	if (!buf || !map)
+		goto out;
+
+	addr = ext2hole_dx_read_block(dir, leaf, &page, &ok);
+	if (IS_ERR(addr)) {
+		err = PTR_ERR(addr);
+		goto out;
+	}
+	memcpy(buf, addr, bs);
+	ext2hole_put_dir_page(page);
+	err = -EFSCORRUPTED;
+	if (!ok)
+		goto out;
+	for (offs = 0; offs < bs; offs += ext2hole_rec_len(de)) {
+		de = (struct ext2hole_dir_entry *)(buf + offs);
+		if (!de->inode)
+			continue;
+		map[n].offs = offs;
+		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
+		if (ext2hole_dx_hash(de->name, de->name_len, path->version,
+				     sbi->s_hash_seed, &map[n].hash))
+			goto out;
+		n++;
+	}
+	err = EXT2HOLE_DX_FULL;
+	if (n < 2)
+		goto out;
+	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
+
+	/* Half the names; move the cut to a change of hash near the middle. */
+	split = n / 2;
+	for (i = 0; i < n / 2; i++) {
+		if (split + i < n && map[split + i].hash != map[split + i - 1].hash) {
+			split += i;
+			break;
+		}
+		if (split - i > 0 && map[split - i].hash != map[split - i - 1].hash) {
+			split -= i;
+			break;
+		}
+	}
+	hash = map[split].hash;
+	if (map[split - 1].hash == hash)
+		hash |= 1;	/* the same hash continues in the new leaf */
+
+	/* The new leaf, appended: the moved names are still in the old one. */
+	memset(buf + bs, 0, 2 * bs);
+	ext2hole_dx_pack(buf, map + split, n - split, buf + bs, bs);
+	err = ext2hole_dir_write_block(dir, newblk, buf + bs);
+	if (err == -ENOSPC || err == -EDQUOT) {
+		err = EXT2HOLE_DX_FULL;	/* linear room may still be found */
+		goto out;
+	}
+	if (err)
+		goto out;
+
+	/* The index entry, after the old leaf's. */
+	memcpy(buf + bs, frame->addr, bs);
+	e = (struct ext2hole_dx_entry *)(buf + bs + ((char *)frame->entries -
+						     frame->addr));
+	at = frame->at - frame->entries;
+	memmove(&e[at + 2], &e[at + 1], (frame->count - at - 1) * sizeof(*e));
+	e[at + 1].hash = cpu_to_le32(hash);
+	e[at + 1].block = cpu_to_le32(newblk);
+	cl = (struct ext2hole_dx_countlimit *)e;
+	cl->count = cpu_to_le16(frame->count + 1);
+	err = ext2hole_dir_write_block(dir, frame->block, buf + bs);
+	if (err)
+		goto out;
+
+	/* The old leaf, with the names that stay. */
+	memset(buf + bs, 0, bs);
+	ext2hole_dx_pack(buf, map, split, buf + bs, bs);
+	err = ext2hole_dir_write_block(dir, leaf, buf + bs);
+	if (!err)
+		atomic64_inc(&sbi->s_dir_stats.dx_splits);
+out:
+	kfree(map);
+	kfree(buf);
+	return err;
+}
+
+/*
+ * ext2hole_dx_add_link - add an entry to the leaf the index selects
+ *
+ * The index stays valid: the leaf covers the name's hash.  A full leaf is
+ * split once (ext2hole_dx_split()) and the insert tried again.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL when there is no room that keeps the index,
+ * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
+ */
+static int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
+				struct inode *inode)
+{
+	struct ext2hole_dx_path path;
+	int tries, err;
+
+	for (tries = 0;; tries++) {
+		err = ext2hole_dx_probe(dir, child->name, child->len, &path);
+		if (!err)
+			err = ext2hole_dx_insert_leaf(dir,
+					ext2hole_dx_block(path.frame[path.levels - 1].at),
+					child, inode);
+		if (err != EXT2HOLE_DX_FULL || tries) {
+			ext2hole_dx_release(&path);
+			break;
+		}
+		err = ext2hole_dx_split(dir, &path);
+		ext2hole_dx_release(&path);
+		if (err)
+			break;
+	}
+	if (!err)
+		atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_inserts);
+	return err;
 }
 
 /**

@@ -917,7 +917,6 @@ static void ext2hole_setup_hash(struct super_block *sb,
 
 	for (i = 0; i < 4; i++)
 		sbi->s_hash_seed[i] = le32_to_cpu(es->s_hash_seed[i]);
-	sbi->s_def_hash_version = es->s_def_hash_version;
 	sbi->s_hash_unsigned = 0;
 	if (le32_to_cpu(es->s_flags) & EXT2HOLE_FLAGS_UNSIGNED_HASH)
 		sbi->s_hash_unsigned = EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;

@@ -54,6 +54,7 @@ EXT2HOLE_DIR_STAT_ATTR(linear_lookups);
 EXT2HOLE_DIR_STAT_ATTR(linear_blocks);
 EXT2HOLE_DIR_STAT_ATTR(dx_errors);
 EXT2HOLE_DIR_STAT_ATTR(dx_inserts);
+EXT2HOLE_DIR_STAT_ATTR(dx_splits);
 EXT2HOLE_DIR_STAT_ATTR(dx_dropped);
 
 /* Not a counter: offset is unused, the show method tells them apart. */
@@ -79,6 +80,7 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_linear_blocks.attr,
 	&ext2hole_attr_dx_errors.attr,
 	&ext2hole_attr_dx_inserts.attr,
+	&ext2hole_attr_dx_splits.attr,
 	&ext2hole_attr_dx_dropped.attr,
 	&ext2hole_attr_mkwrite_policy.attr,
 	NULL,
