@@ -32,6 +32,25 @@
 #error "EXT2HOLE_VERSION is set by Kbuild; build through it"
 #endif
 
+/*
+ * Directory lookup counters (/sys/fs/ext2hole/<dev>/): lookups answered
+ * through a dir_index index and the directory blocks they searched,
+ * lookups done by the linear scan and the blocks it searched, indexes
+ * found inconsistent, entries inserted in the leaf the index selects,
+ * leaves split and indexes dropped (flag cleared) because a full leaf
+ * could not be split.
+ */
+struct ext2hole_dir_stats {
+	atomic64_t dx_lookups;
+	atomic64_t dx_blocks;
+	atomic64_t linear_lookups;
+	atomic64_t linear_blocks;
+	atomic64_t dx_errors;
+	atomic64_t dx_inserts;
+	atomic64_t dx_splits;
+	atomic64_t dx_dropped;
+};
+
 /* s_mount_opt bits */
 #define EXT2HOLE_MOUNT_ERRORS_CONT	0x0001
 #define EXT2HOLE_MOUNT_ERRORS_RO	0x0002
@@ -93,6 +112,15 @@ struct ext2hole_sb_info {
 	errseq_t s_meta_wb_err;		/* device write errors handled */
 
 	struct ext2hole_hole_stats s_hole_stats;
+	struct ext2hole_dir_stats s_dir_stats;
+
+	/*
+	 * dir_index: the seed, and 3 when the hashes are unsigned (added to
+	 * a root's hash_version).  s_def_hash_version would only matter for
+	 * building a new index, which ext2hole does not do.
+	 */
+	u32 s_hash_seed[4];
+	u8 s_hash_unsigned;
 	struct kobject s_kobj;		/* /sys/fs/ext2hole/<dev> */
 	struct completion s_kobj_unregister;
 };
@@ -123,6 +151,7 @@ struct ext2hole_inode_info {
 	u32 i_dtime;
 	u32 i_block_group;
 	u32 i_dir_start_lookup;
+	unsigned long i_dir_state;	/* EXT2HOLE_DIR_* bits */
 	u32 i_last_alloc;
 	u32 i_last_logical;
 	u16 i_extra_isize;
@@ -134,6 +163,9 @@ struct ext2hole_inode_info {
 #endif
 	struct inode vfs_inode;
 };
+
+/* i_dir_state: the dir_index index was found inconsistent, do not use it */
+#define EXT2HOLE_DIR_DX_BAD	0
 
 static inline struct ext2hole_inode_info *EXT2HOLE_I(struct inode *inode)
 {
@@ -192,6 +224,10 @@ static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
 	ext2hole_buffer_revalidate(bh);
 	mark_buffer_dirty_inode(bh, inode);
 }
+
+/* hash.c */
+int ext2hole_dx_hash(const char *name, int len, unsigned int version,
+		     const u32 seed[4], u32 *hash);
 
 /* super.c */
 struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block);

@@ -148,9 +148,14 @@ struct ext2hole_super_block {
 	__le32	s_free_blocks_hi;	/* 0x158 64bit only */
 	__le16	s_min_extra_isize;	/* 0x15c every inode has this i_extra_isize */
 	__le16	s_want_extra_isize;	/* 0x15e new inodes should get this much */
-	__le32	s_reserved[168];	/* 0x160 up to 0x400 */
+	__le32	s_flags;		/* 0x160 EXT2HOLE_FLAGS_* */
+	__le32	s_reserved[167];	/* 0x164 up to 0x400 */
 };
 static_assert(sizeof(struct ext2hole_super_block) == 1024);
+
+/* s_flags: how the creator widened name bytes for the dir_index hashes */
+#define EXT2HOLE_FLAGS_SIGNED_HASH	0x0001
+#define EXT2HOLE_FLAGS_UNSIGNED_HASH	0x0002
 
 /**
  * struct ext2hole_group_desc - one block group descriptor, 32 bytes
@@ -272,6 +277,49 @@ struct ext2hole_dir_entry {
 static_assert(sizeof(struct ext2hole_dir_entry) == 8);
 
 #define EXT2HOLE_NAME_LEN		255
+
+/*
+ * Indexed (dir_index, "htree") directories.  Block 0 is a dx_root: '.'
+ * and '..' entries, '..' covering the rest of the block, whose slack holds
+ * struct ext2hole_dx_root_info and then the root's dx entries.  With one
+ * indirect level, the root's entries point at dx_node blocks (one unused
+ * entry covering the block, then dx entries); the last level's entries
+ * point at leaves, ordinary entry blocks.  The first dx entry's hash field
+ * holds the limit and count of the array instead (its hash is 0).
+ */
+#define EXT2HOLE_DX_HASH_LEGACY			0
+#define EXT2HOLE_DX_HASH_HALF_MD4		1
+#define EXT2HOLE_DX_HASH_TEA			2
+#define EXT2HOLE_DX_HASH_LEGACY_UNSIGNED	3
+#define EXT2HOLE_DX_HASH_HALF_MD4_UNSIGNED	4
+#define EXT2HOLE_DX_HASH_TEA_UNSIGNED		5
+
+#define EXT2HOLE_DX_MAX_LEVELS		2	/* indirect_levels 0 or 1 */
+#define EXT2HOLE_DX_HASH_FLAG_INCOMPAT	0x1	/* in unused_flags */
+
+struct ext2hole_dx_root_info {
+	__le32	reserved_zero;		/* 0x18 in block 0 */
+	__u8	hash_version;		/* 0x1c EXT2HOLE_DX_HASH_* (signed) */
+	__u8	info_length;		/* 0x1d 8 */
+	__u8	indirect_levels;	/* 0x1e */
+	__u8	unused_flags;		/* 0x1f */
+};
+static_assert(sizeof(struct ext2hole_dx_root_info) == 8);
+
+struct ext2hole_dx_entry {
+	__le32	hash;			/* low bit: continued collision */
+	__le32	block;			/* logical block in the directory */
+};
+
+struct ext2hole_dx_countlimit {
+	__le16	limit;			/* entries that fit */
+	__le16	count;			/* entries in use, this one included */
+};
+
+/* Offsets of the dx entries in a dx_root and in a dx_node block. */
+#define EXT2HOLE_DX_ROOT_INFO_OFFS	24
+#define EXT2HOLE_DX_ROOT_ENTRIES_OFFS	32
+#define EXT2HOLE_DX_NODE_ENTRIES_OFFS	8
 #define EXT2HOLE_DIR_PAD		4
 #define EXT2HOLE_DIR_REC_LEN(name_len)	(((name_len) + 8 + 3) & ~3)
 #define EXT2HOLE_MAX_REC_LEN		((1 << 16) - 1)

@@ -14,14 +14,26 @@
  * an entry pointer handed out by ext2hole_find_entry() or ext2hole_dotdot()
  * stays valid until ext2hole_put_dir_page().
  *
- * htree (dir_index) directories are read as linear ones: their index blocks
- * look like a single unused entry.  Any change made here clears
- * EXT2HOLE_INDEX_FL, so that the index (which is not maintained) is never
- * trusted again.
+ * Indexed (dir_index, "htree") directories, EXT2HOLE_INDEX_FL with the
+ * superblock's dir_index feature, are looked up through their index (see
+ * "Indexed directories" below): one or two index blocks and, normally,
+ * one leaf per lookup.  To a linear reader the index blocks look like
+ * '.', '..' and single unused entries, so readdir, rmdir's emptiness check
+ * and a directory whose index is found inconsistent use the linear walk.
+ * The index is kept valid: deleting or retargeting an entry leaves every
+ * leaf in place, and a new entry goes into the leaf the index selects for
+ * its hash; a full leaf is split into a block appended to the directory,
+ * with a new entry in the index block above it.  When that index block is
+ * full too (no index block is split and no level added), or the index is
+ * not usable, the entry goes wherever linear room is found, which may be
+ * the index blocks themselves or a block appended past the indexed ones,
+ * and EXT2HOLE_INDEX_FL is cleared: the directory is linear from then on,
+ * which e2fsck accepts (e2fsck -fD re-indexes).
  */
 #include <linux/highmem.h>
 #include <linux/iversion.h>
 #include <linux/pagemap.h>
+#include <linux/sort.h>
 #include "ext2hole.h"
 
 static inline unsigned int ext2hole_chunk_size(struct inode *inode)
@@ -270,14 +282,22 @@ static int ext2hole_commit_chunk(struct page *page, loff_t pos,
 	return err;
 }
 
-/* Stamp a changed directory and forget its (no longer maintained) index. */
-static void ext2hole_dir_changed(struct inode *dir, bool update_times)
+/*
+ * Stamp a changed directory.  @keep_index: the change left a dir_index
+ * index valid (an entry removed or retargeted, or added to the leaf the
+ * index selects for its hash); otherwise, or when the index was found
+ * inconsistent, the index flag is cleared and the directory is linear
+ * from now on.
+ */
+static void ext2hole_dir_changed(struct inode *dir, bool update_times,
+				 bool keep_index)
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
 
 	if (update_times)
 		inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
-	ei->i_flags &= ~EXT2HOLE_INDEX_FL;
+	if (!keep_index || test_bit(EXT2HOLE_DIR_DX_BAD, &ei->i_dir_state))
+		ei->i_flags &= ~EXT2HOLE_INDEX_FL;
 	mark_inode_dirty(dir);
 }
 
@@ -412,6 +432,389 @@ static inline bool ext2hole_match(int len, const char *name,
 	return !memcmp(name, de->name, len);
 }
 
+/*
+ * Indexed directories (dir_index, "htree"; docs/design.md section 6).
+ *
+ * A lookup hashes the name, searches the root's dx entries (and those of
+ * one dx_node below it, with indirect_levels 1) for the last entry whose
+ * hash is not above the name's, and searches the leaf block it points at;
+ * when the next entry's hash, low bit ignored, equals the name's, the
+ * names of that hash continue in the next leaf, which is searched too.
+ * Every index block is checked before it is followed; an inconsistent
+ * index is reported once (per in-memory inode) and not used again: the
+ * directory is searched linearly, and the index flag is cleared at its
+ * next change.
+ */
+
+/* ext2hole_dx_probe() found no usable index: search linearly. */
+#define EXT2HOLE_DX_LINEAR	1
+/* ext2hole_dx_add_link(): the leaf for the hash is full. */
+#define EXT2HOLE_DX_FULL	2
+
+struct ext2hole_dx_frame {
+	struct page *page;		/* holding the index block, kmapped */
+	char *addr;			/* the index block in it */
+	u32 block;			/* its number in the directory */
+	struct ext2hole_dx_entry *entries;
+	struct ext2hole_dx_entry *at;	/* the entry followed */
+	unsigned int count;
+};
+
+struct ext2hole_dx_path {
+	u32 hash;
+	unsigned int version;		/* EXT2HOLE_DX_HASH_*, unsigned included */
+	unsigned int levels;		/* frames in use */
+	struct ext2hole_dx_frame frame[EXT2HOLE_DX_MAX_LEVELS];
+};
+
+static inline unsigned int ext2hole_dx_count(struct ext2hole_dx_entry *e)
+{
+	return le16_to_cpu(((struct ext2hole_dx_countlimit *)e)->count);
+}
+
+static inline unsigned int ext2hole_dx_limit(struct ext2hole_dx_entry *e)
+{
+	return le16_to_cpu(((struct ext2hole_dx_countlimit *)e)->limit);
+}
+
+/* Logical block an entry points at (the top four bits are reserved). */
+static inline u32 ext2hole_dx_block(struct ext2hole_dx_entry *e)
+{
+	return le32_to_cpu(e->block) & 0x0fffffff;
+}
+
+static bool ext2hole_dx_usable(struct inode *dir)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
+
+	return (ei->i_flags & EXT2HOLE_INDEX_FL) &&
+	       (sbi->s_es->s_feature_compat &
+		cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_DIR_INDEX)) &&
+	       !test_bit(EXT2HOLE_DIR_DX_BAD, &ei->i_dir_state);
+}
+
+/*
+ * Report an inconsistent index, once per in-memory inode, and stop using
+ * it.  Returns EXT2HOLE_DX_LINEAR for the caller to pass on.
+ */
+static __printf(2, 3) int ext2hole_dx_bad(struct inode *dir,
+					  const char *fmt, ...)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
+	struct va_format vaf;
+	va_list args;
+
+	if (test_and_set_bit(EXT2HOLE_DIR_DX_BAD, &ei->i_dir_state))
+		return EXT2HOLE_DX_LINEAR;
+	atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_errors);
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	ext2hole_error(dir->i_sb, "directory #%lu: %pV (index not used)",
+		       dir->i_ino, &vaf);
+	va_end(args);
+	return EXT2HOLE_DX_LINEAR;
+}
+
+static void ext2hole_dx_release(struct ext2hole_dx_path *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < path->levels; i++)
+		ext2hole_put_dir_page(path->frame[i].page);
+	path->levels = 0;
+}
+
+/*
+ * Read directory block @block: the page holding it (kmapped, referenced)
+ * in *@pagep, the block's address returned.  *@ok tells whether the page
+ * passed the entry checks.
+ */
+static char *ext2hole_dx_read_block(struct inode *dir, u32 block,
+				    struct page **pagep, bool *ok)
+{
+	unsigned int bits = dir->i_blkbits;
+	unsigned long n = (unsigned long)block >> (PAGE_SHIFT - bits);
+	struct page *page = ext2hole_read_dir_page(dir, n, ok);
+
+	if (IS_ERR(page))
+		return ERR_CAST(page);
+	*pagep = page;
+	return (char *)page_address(page) +
+	       (((loff_t)block << bits) & ~PAGE_MASK);
+}
+
+/*
+ * Check the dx entry array of one index block and find the entry for
+ * @hash in it, filling @frame (whose page the caller already set).
+ */
+static int ext2hole_dx_search(struct inode *dir, struct ext2hole_dx_frame *frame,
+			      struct ext2hole_dx_entry *entries,
+			      unsigned int want_limit, u32 block, u32 hash)
+{
+	u32 nblocks = dir->i_size >> dir->i_blkbits;
+	unsigned int count = ext2hole_dx_count(entries);
+	unsigned int limit = ext2hole_dx_limit(entries);
+	struct ext2hole_dx_entry *p, *q, *m;
+	unsigned int i;
+
+	if (limit != want_limit)
+		return ext2hole_dx_bad(dir,
+				       "index block %u: limit %u, not %u for this block size",
+				       block, limit, want_limit);
+	if (!count || count > limit)
+		return ext2hole_dx_bad(dir, "index block %u: count %u, limit %u",
+				       block, count, limit);
+	for (i = 0; i < count; i++) {
+		u32 b = ext2hole_dx_block(&entries[i]);
+
+		if (!b || b >= nblocks)
+			return ext2hole_dx_bad(dir,
+					       "index block %u: entry %u points at block %u, directory has %u",
+					       block, i, b, nblocks);
+	}
+	p = entries + 1;
+	q = entries + count - 1;
+	while (p <= q) {
+		m = p + (q - p) / 2;
+		if (le32_to_cpu(m->hash) > hash)
+			q = m - 1;
+		else
+			p = m + 1;
+	}
+	frame->block = block;
+	frame->addr = (char *)entries -
+		      (block ? EXT2HOLE_DX_NODE_ENTRIES_OFFS :
+			       EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	frame->entries = entries;
+	frame->at = p - 1;
+	frame->count = count;
+	return 0;
+}
+
+/* Read and check the dx_node @block as level @level of @path. */
+static int ext2hole_dx_node(struct inode *dir, struct ext2hole_dx_path *path,
+			    unsigned int level, u32 block, bool first)
+{
+	unsigned int bs = dir->i_sb->s_blocksize;
+	struct ext2hole_dx_frame *frame = &path->frame[level];
+	struct ext2hole_dir_entry *fake;
+	char *addr;
+	bool ok;
+	int err;
+
+	addr = ext2hole_dx_read_block(dir, block, &frame->page, &ok);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	path->levels = level + 1;
+	fake = (struct ext2hole_dir_entry *)addr;
+	if (fake->inode || ext2hole_rec_len(fake) != bs)
+		return ext2hole_dx_bad(dir,
+				       "index block %u: not a dx_node (inode %u, rec_len %u)",
+				       block, le32_to_cpu(fake->inode),
+				       ext2hole_rec_len(fake));
+	err = ext2hole_dx_search(dir, frame,
+				 (void *)(addr + EXT2HOLE_DX_NODE_ENTRIES_OFFS),
+				 (bs - EXT2HOLE_DX_NODE_ENTRIES_OFFS) /
+				 sizeof(struct ext2hole_dx_entry),
+				 block, path->hash);
+	if (!err && first)
+		frame->at = frame->entries;
+	return err;
+}
+
+/*
+ * ext2hole_dx_probe - follow the index of @dir down to the leaf for @name
+ *
+ * Return: 0 with @path filled (release it with ext2hole_dx_release()),
+ * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
+ * @path holds whatever pages it took in every case.
+ */
+static int ext2hole_dx_probe(struct inode *dir, const char *name, int len,
+			     struct ext2hole_dx_path *path)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	unsigned int bs = dir->i_sb->s_blocksize;
+	struct ext2hole_dir_entry *dot, *dotdot;
+	struct ext2hole_dx_root_info *info;
+	unsigned int version, levels;
+	char *addr;
+	bool ok;
+	int err;
+
+	path->levels = 0;
+	if ((dir->i_size >> dir->i_blkbits) < 2)
+		return ext2hole_dx_bad(dir, "indexed but only %lld bytes long",
+				       dir->i_size);
+	addr = ext2hole_dx_read_block(dir, 0, &path->frame[0].page, &ok);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	path->levels = 1;
+
+	dot = (struct ext2hole_dir_entry *)addr;
+	dotdot = (struct ext2hole_dir_entry *)(addr + EXT2HOLE_DIR_REC_LEN(1));
+	if (dot->name_len != 1 || dot->name[0] != '.' ||
+	    ext2hole_rec_len(dot) != EXT2HOLE_DIR_REC_LEN(1) ||
+	    dotdot->name_len != 2 || memcmp(dotdot->name, "..", 2) ||
+	    ext2hole_rec_len(dotdot) != bs - EXT2HOLE_DIR_REC_LEN(1))
+		return ext2hole_dx_bad(dir, "dx_root: no '.' and '..' around the index");
+	info = (struct ext2hole_dx_root_info *)(addr + EXT2HOLE_DX_ROOT_INFO_OFFS);
+	if (info->reserved_zero)
+		return ext2hole_dx_bad(dir, "dx_root: bad magic (reserved_zero %u)",
+				       le32_to_cpu(info->reserved_zero));
+	if (info->info_length != sizeof(*info))
+		return ext2hole_dx_bad(dir, "dx_root: bad info_length %u",
+				       info->info_length);
+	if (info->unused_flags & EXT2HOLE_DX_HASH_FLAG_INCOMPAT)
+		return ext2hole_dx_bad(dir, "dx_root: unsupported hash flags %#x",
+				       info->unused_flags);
+	version = info->hash_version;
+	if (version > EXT2HOLE_DX_HASH_TEA)
+		return ext2hole_dx_bad(dir, "dx_root: unknown hash version %u",
+				       version);
+	levels = info->indirect_levels;
+	if (levels >= EXT2HOLE_DX_MAX_LEVELS)
+		return ext2hole_dx_bad(dir,
+				       "dx_root: %u indirect levels (at most %u without largedir)",
+				       levels, EXT2HOLE_DX_MAX_LEVELS - 1);
+	path->version = version + sbi->s_hash_unsigned;
+	if (ext2hole_dx_hash(name, len, path->version, sbi->s_hash_seed,
+			     &path->hash))
+		return ext2hole_dx_bad(dir, "dx_root: unknown hash version %u",
+				       version);
+
+	err = ext2hole_dx_search(dir, &path->frame[0],
+				 (void *)(addr + EXT2HOLE_DX_ROOT_ENTRIES_OFFS),
+				 (bs - EXT2HOLE_DX_ROOT_ENTRIES_OFFS) /
+				 sizeof(struct ext2hole_dx_entry),
+				 0, path->hash);
+	if (err || !levels)
+		return err;
+	return ext2hole_dx_node(dir, path, 1,
+				ext2hole_dx_block(path->frame[0].at), false);
+}
+
+/*
+ * Step @path to the next leaf when it continues the run of names hashing
+ * to path->hash (a hash collision split across leaves).
+ *
+ * Return: 1 when stepped, 0 when there is no such leaf, -EAGAIN when
+ * the index turned out inconsistent, or another negative error.
+ */
+static int ext2hole_dx_next_leaf(struct inode *dir, struct ext2hole_dx_path *path)
+{
+	int i = path->levels - 1;
+	struct ext2hole_dx_frame *f;
+	int err;
+
+	while (i >= 0) {
+		f = &path->frame[i];
+		if (f->at + 1 < f->entries + f->count)
+			break;
+		i--;
+	}
+	if (i < 0)
+		return 0;
+	f = &path->frame[i];
+	f->at++;
+	if ((le32_to_cpu(f->at->hash) & ~1U) != path->hash)
+		return 0;
+	while (++i < (int)path->levels) {
+		/* Descend into the first entry of the next dx_node. */
+		ext2hole_put_dir_page(path->frame[i].page);
+		path->levels = i;
+		err = ext2hole_dx_node(dir, path, i,
+				       ext2hole_dx_block(path->frame[i - 1].at),
+				       true);
+		if (err)
+			return err > 0 ? -EAGAIN : err;
+	}
+	return 1;
+}
+
+/*
+ * Search leaf @block for @child.  Return: the entry (its page, kmapped
+ * and referenced, in *@res_page), NULL when it is not there, or an
+ * ERR_PTR.
+ */
+static struct ext2hole_dir_entry *
+ext2hole_dx_search_leaf(struct inode *dir, u32 block, const struct qstr *child,
+			struct page **res_page)
+{
+	unsigned int reclen = EXT2HOLE_DIR_REC_LEN(child->len);
+	unsigned int bs = dir->i_sb->s_blocksize;
+	struct ext2hole_dir_entry *de;
+	struct page *page;
+	char *addr, *end;
+	bool ok;
+
+	atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_blocks);
+	addr = ext2hole_dx_read_block(dir, block, &page, &ok);
+	if (IS_ERR(addr))
+		return ERR_CAST(addr);
+	if (!ok && !ext2hole_check_block(dir, page_address(page),
+					 addr - (char *)page_address(page),
+					 page_offset(page), true)) {
+		ext2hole_put_dir_page(page);
+		return ERR_PTR(-EFSCORRUPTED);
+	}
+	end = addr + bs;
+	de = (struct ext2hole_dir_entry *)addr;
+	while ((char *)de + reclen <= end) {
+		if (ext2hole_match(child->len, child->name, de)) {
+			*res_page = page;
+			return de;
+		}
+		de = ext2hole_next_entry(de);
+	}
+	ext2hole_put_dir_page(page);
+	return NULL;
+}
+
+/* '.' and '..' live in block 0, outside every leaf. */
+static bool ext2hole_dx_name(const struct qstr *child)
+{
+	return !(child->name[0] == '.' &&
+		 (child->len == 1 || (child->len == 2 && child->name[1] == '.')));
+}
+
+/*
+ * ext2hole_dx_find - look @child up through the index of @dir
+ *
+ * Return: as ext2hole_find_entry(), or ERR_PTR(-EAGAIN) when the index
+ * cannot be used (search linearly).
+ */
+static struct ext2hole_dir_entry *
+ext2hole_dx_find(struct inode *dir, const struct qstr *child,
+		 struct page **res_page)
+{
+	struct ext2hole_dx_path path;
+	struct ext2hole_dir_entry *de;
+	int err;
+
+	err = ext2hole_dx_probe(dir, child->name, child->len, &path);
+	if (err) {
+		ext2hole_dx_release(&path);
+		return ERR_PTR(err > 0 ? -EAGAIN : err);
+	}
+	atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_lookups);
+	for (;;) {
+		de = ext2hole_dx_search_leaf(dir,
+				ext2hole_dx_block(path.frame[path.levels - 1].at),
+				child, res_page);
+		if (de)
+			break;
+		err = ext2hole_dx_next_leaf(dir, &path);
+		if (err <= 0) {
+			de = ERR_PTR(err ? err : -ENOENT);
+			break;
+		}
+	}
+	ext2hole_dx_release(&path);
+	return de;
+}
+
 /**
  * ext2hole_find_entry - find a name in a directory
  * @dir: the directory
@@ -443,6 +846,15 @@ struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 	if (!npages || child->len > EXT2HOLE_NAME_LEN)
 		return ERR_PTR(-ENOENT);
 
+	if (ext2hole_dx_usable(dir) && ext2hole_dx_name(child)) {
+		struct ext2hole_dir_entry *de;
+
+		de = ext2hole_dx_find(dir, child, res_page);
+		if (!IS_ERR(de) || PTR_ERR(de) != -EAGAIN)
+			return de;
+	}
+
+	atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.linear_lookups);
 	err = -ENOENT;
 	start = ei->i_dir_start_lookup;
 	if (start >= npages)
@@ -465,6 +877,8 @@ struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
 		for (blk = 0; blk + chunk <= last; blk += chunk) {
 			struct ext2hole_dir_entry *de = (void *)(kaddr + blk);
 			char *end = kaddr + blk + chunk;
+
+			atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.linear_blocks);
 
 			/* In a corrupt page, search the sound blocks. */
 			if (!ok && !ext2hole_check_block(dir, kaddr, blk,
@@ -511,14 +925,336 @@ int ext2hole_inode_by_name(struct inode *dir, const struct qstr *child,
 	return 0;
 }
 
+/*
+ * ext2hole_write_entry - fill the room found for a new entry
+ * @dir: the directory
+ * @page: the locked page holding @de; unlocked and released here
+ * @de: an unused entry, a live one with slack, or a block to append
+ * @rec_len: @de's record length (the block size when appending)
+ * @name_len: the space the live entry @de itself needs
+ * @append: @de starts a new block at i_size
+ * @child: the new name
+ * @inode: the inode it names
+ * @keep_index: the entry goes where the dir_index index expects it
+ *
+ * Return: 0 or an error; a failed append frees what it allocated.
+ */
+static int ext2hole_write_entry(struct inode *dir, struct page *page,
+				struct ext2hole_dir_entry *de,
+				unsigned int rec_len, unsigned int name_len,
+				bool append, const struct qstr *child,
+				struct inode *inode, bool keep_index)
+{
+	unsigned int chunk = ext2hole_chunk_size(dir);
+	loff_t pos = page_offset(page) +
+		     ((char *)de - (char *)page_address(page));
+	int err;
+
+	err = ext2hole_prepare_chunk(page, pos, rec_len);
+	if (err) {
+		unlock_page(page);
+		ext2hole_put_dir_page(page);
+		/* Free what a failed append (ENOSPC...) allocated past i_size. */
+		if (append)
+			ext2hole_write_failed(dir->i_mapping, pos + rec_len);
+		return err;
+	}
+	if (append) {
+		memset(de, 0, chunk);
+		de->rec_len = cpu_to_le16(chunk);
+	} else if (de->inode) {
+		struct ext2hole_dir_entry *de1 = (void *)((char *)de + name_len);
+
+		de1->rec_len = cpu_to_le16(rec_len - name_len);
+		de->rec_len = cpu_to_le16(name_len);
+		de = de1;
+	}
+	de->name_len = child->len;
+	memcpy(de->name, child->name, child->len);
+	de->inode = cpu_to_le32(inode->i_ino);
+	ext2hole_set_de_type(dir->i_sb, de, inode);
+	err = ext2hole_commit_chunk(page, pos, rec_len);
+	ext2hole_dir_changed(dir, true, keep_index);
+	ext2hole_put_dir_page(page);
+	return err;
+}
+
+/*
+ * Insert @child into leaf @block when it has room.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL or a negative error.
+ */
+static int ext2hole_dx_insert_leaf(struct inode *dir, u32 block,
+				   const struct qstr *child, struct inode *inode)
+{
+	unsigned int reclen = EXT2HOLE_DIR_REC_LEN(child->len);
+	struct ext2hole_dir_entry *de;
+	unsigned int rec_len, name_len;
+	struct page *page;
+	char *addr, *end;
+	bool ok;
+
+	addr = ext2hole_dx_read_block(dir, block, &page, &ok);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	if (!ok) {
+		ext2hole_put_dir_page(page);
+		return -EFSCORRUPTED;
+	}
+	lock_page(page);
+	end = addr + ext2hole_chunk_size(dir);
+	for (de = (void *)addr; (char *)de < end; de = ext2hole_next_entry(de)) {
+		rec_len = ext2hole_rec_len(de);
+		name_len = EXT2HOLE_DIR_REC_LEN(de->name_len);
+		if (ext2hole_match(child->len, child->name, de)) {
+			unlock_page(page);
+			ext2hole_put_dir_page(page);
+			return -EEXIST;
+		}
+		if ((!de->inode && rec_len >= reclen) ||
+		    (de->inode && rec_len >= name_len + reclen))
+			return ext2hole_write_entry(dir, page, de, rec_len,
+						    name_len, false, child,
+						    inode, true);
+	}
+	unlock_page(page);
+	ext2hole_put_dir_page(page);
+	return EXT2HOLE_DX_FULL;
+}
+
+/*
+ * Rewrite directory block @block with the @bs bytes at @src (or, when
+ * @block is the directory's size in blocks, append it): one chunk
+ * through prepare/commit, as every other change here.
+ */
+static int ext2hole_dir_write_block(struct inode *dir, u32 block,
+				    const void *src)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	loff_t pos = (loff_t)block << dir->i_blkbits;
+	bool append = pos >= dir->i_size;
+	struct page *page;
+	int err;
+
+	page = ext2hole_get_dir_page(dir, pos >> PAGE_SHIFT);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	lock_page(page);
+	err = ext2hole_prepare_chunk(page, pos, bs);
+	if (err) {
+		unlock_page(page);
+		ext2hole_put_dir_page(page);
+		if (append)
+			ext2hole_write_failed(dir->i_mapping, pos + bs);
+		return err;
+	}
+	memcpy((char *)page_address(page) + (pos & ~PAGE_MASK), src, bs);
+	err = ext2hole_commit_chunk(page, pos, bs);
+	ext2hole_put_dir_page(page);
+	return err;
+}
+
+/* A live entry of a leaf being split: its hash, where it is, its size. */
+struct ext2hole_dx_map {
+	u32 hash;
+	u16 offs;
+	u16 size;
+};
+
+static int ext2hole_dx_map_cmp(const void *a, const void *b)
+{
+	const struct ext2hole_dx_map *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->offs < y->offs ? -1 : x->offs > y->offs;
+}
+
+/* Pack the entries @map[0..@n) of @leaf into the block @to. */
+static void ext2hole_dx_pack(const char *leaf, const struct ext2hole_dx_map *map,
+			     unsigned int n, char *to, unsigned int bs)
+{
+	struct ext2hole_dir_entry *de = NULL;
+	unsigned int i, offs = 0;
+
+	for (i = 0; i < n; i++) {
+		de = (struct ext2hole_dir_entry *)(to + offs);
+		memcpy(de, leaf + map[i].offs, map[i].size);
+		de->rec_len = cpu_to_le16(map[i].size);
+		offs += map[i].size;
+	}
+	/* The last entry covers the rest of the block. */
+	de->rec_len = cpu_to_le16(bs - offs + map[n - 1].size);
+}
+
+/*
+ * ext2hole_dx_split - split the full leaf @path points at
+ * @dir: the directory
+ * @path: from ext2hole_dx_probe(), still held
+ *
+ * The upper half of the leaf's entries by hash moves to a block appended
+ * to the directory, and a dx entry for it goes right after the one for the
+ * leaf in the last index block: the hash of its first entry, with the
+ * collision bit when the leaf keeps names of that same hash.  The order of
+ * the writes keeps every name reachable at each step: the new block
+ * (holding copies), then the index entry, then the old leaf without the
+ * moved names.  Only the last index level takes the new entry: when it
+ * is full (or the leaf holds a single name) nothing is done.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL, or a negative error.
+ */
+static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_dx_frame *frame = &path->frame[path->levels - 1];
+	unsigned int bs = ext2hole_chunk_size(dir);
+	u32 leaf = ext2hole_dx_block(frame->at);
+	u32 newblk = dir->i_size >> dir->i_blkbits;
+	struct ext2hole_dx_entry *e;
+	struct ext2hole_dx_map *map;
+	unsigned int n = 0, i, split, at, offs;
+	struct ext2hole_dir_entry *de;
+	struct ext2hole_dx_countlimit *cl;
+	struct page *page;
+	char *buf, *addr;
+	u32 hash;
+	bool ok;
+	int err;
+
+	if (frame->count >= ext2hole_dx_limit(frame->entries))
+		return EXT2HOLE_DX_FULL;
+	buf = kmalloc(3 * bs, GFP_NOFS);
+	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
+			    GFP_NOFS);
+	err = -ENOMEM;
+	if (!buf || !map)
+		goto out;
+
+	addr = ext2hole_dx_read_block(dir, leaf, &page, &ok);
+	if (IS_ERR(addr)) {
+		err = PTR_ERR(addr);
+		goto out;
+	}
+	memcpy(buf, addr, bs);
+	ext2hole_put_dir_page(page);
+	err = -EFSCORRUPTED;
+	if (!ok)
+		goto out;
+	for (offs = 0; offs < bs; offs += ext2hole_rec_len(de)) {
+		de = (struct ext2hole_dir_entry *)(buf + offs);
+		if (!de->inode)
+			continue;
+		map[n].offs = offs;
+		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
+		if (ext2hole_dx_hash(de->name, de->name_len, path->version,
+				     sbi->s_hash_seed, &map[n].hash))
+			goto out;
+		n++;
+	}
+	err = EXT2HOLE_DX_FULL;
+	if (n < 2)
+		goto out;
+	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
+
+	/* Half the names; move the cut to a change of hash near the middle. */
+	split = n / 2;
+	for (i = 0; i < n / 2; i++) {
+		if (split + i < n && map[split + i].hash != map[split + i - 1].hash) {
+			split += i;
+			break;
+		}
+		if (split - i > 0 && map[split - i].hash != map[split - i - 1].hash) {
+			split -= i;
+			break;
+		}
+	}
+	hash = map[split].hash;
+	if (map[split - 1].hash == hash)
+		hash |= 1;	/* the same hash continues in the new leaf */
+
+	/* The new leaf, appended: the moved names are still in the old one. */
+	memset(buf + bs, 0, 2 * bs);
+	ext2hole_dx_pack(buf, map + split, n - split, buf + bs, bs);
+	err = ext2hole_dir_write_block(dir, newblk, buf + bs);
+	if (err == -ENOSPC || err == -EDQUOT) {
+		err = EXT2HOLE_DX_FULL;	/* linear room may still be found */
+		goto out;
+	}
+	if (err)
+		goto out;
+
+	/* The index entry, after the old leaf's. */
+	memcpy(buf + bs, frame->addr, bs);
+	e = (struct ext2hole_dx_entry *)(buf + bs + ((char *)frame->entries -
+						     frame->addr));
+	at = frame->at - frame->entries;
+	memmove(&e[at + 2], &e[at + 1], (frame->count - at - 1) * sizeof(*e));
+	e[at + 1].hash = cpu_to_le32(hash);
+	e[at + 1].block = cpu_to_le32(newblk);
+	cl = (struct ext2hole_dx_countlimit *)e;
+	cl->count = cpu_to_le16(frame->count + 1);
+	err = ext2hole_dir_write_block(dir, frame->block, buf + bs);
+	if (err)
+		goto out;
+
+	/* The old leaf, with the names that stay. */
+	memset(buf + bs, 0, bs);
+	ext2hole_dx_pack(buf, map, split, buf + bs, bs);
+	err = ext2hole_dir_write_block(dir, leaf, buf + bs);
+	if (!err)
+		atomic64_inc(&sbi->s_dir_stats.dx_splits);
+out:
+	kfree(map);
+	kfree(buf);
+	return err;
+}
+
+/*
+ * ext2hole_dx_add_link - add an entry to the leaf the index selects
+ *
+ * The index stays valid: the leaf covers the name's hash.  A full leaf is
+ * split once (ext2hole_dx_split()) and the insert tried again.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL when there is no room that keeps the index,
+ * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
+ */
+static int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
+				struct inode *inode)
+{
+	struct ext2hole_dx_path path;
+	int tries, err;
+
+	for (tries = 0;; tries++) {
+		err = ext2hole_dx_probe(dir, child->name, child->len, &path);
+		if (!err)
+			err = ext2hole_dx_insert_leaf(dir,
+					ext2hole_dx_block(path.frame[path.levels - 1].at),
+					child, inode);
+		if (err != EXT2HOLE_DX_FULL || tries) {
+			ext2hole_dx_release(&path);
+			break;
+		}
+		err = ext2hole_dx_split(dir, &path);
+		ext2hole_dx_release(&path);
+		if (err)
+			break;
+	}
+	if (!err)
+		atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_inserts);
+	return err;
+}
+
 /**
  * ext2hole_add_link - add an entry for @inode named after @dentry
  * @dentry: the new name, in its parent directory
  * @inode: the inode it names
  *
- * Reuses an unused entry or the slack after a live one when one is big
- * enough; otherwise appends a block holding a single entry.  The caller
- * holds the parent's i_rwsem and accounts the link count.
+ * In an indexed directory the entry goes into the leaf the index selects
+ * for its hash when that leaf has room, and the index stays valid.
+ * Otherwise reuses an unused entry or the slack after a live one when one
+ * is big enough, or appends a block holding a single entry; that clears
+ * the index flag of an indexed directory.  The caller holds the parent's
+ * i_rwsem and accounts the link count.
  *
  * Return: 0, -EEXIST, -EFSCORRUPTED, -ENOSPC...
  */
@@ -535,7 +1271,6 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 	struct page *page = NULL;
 	bool append = false;
 	char *kaddr = NULL;
-	loff_t pos;
 	int err;
 
 	if (namelen > EXT2HOLE_NAME_LEN)
@@ -543,6 +1278,15 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 	err = ext2hole_dir_npages(dir, &npages);
 	if (err)
 		return err;
+
+	if (ext2hole_dx_usable(dir)) {
+		err = ext2hole_dx_add_link(dir, &dentry->d_name, inode);
+		if (err <= 0)
+			return err;
+		/* The leaf is full: linear from now on (no leaf splits). */
+		if (err == EXT2HOLE_DX_FULL)
+			atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_dropped);
+	}
 
 	/* Page npages is past i_size: the scan hits i_size there at once. */
 	for (n = 0; n <= npages; n++) {
@@ -589,35 +1333,8 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 	return -EFSCORRUPTED;
 
 got_it:
-	pos = page_offset(page) + ((char *)de - kaddr);
-	err = ext2hole_prepare_chunk(page, pos, rec_len);
-	if (err && append) {
-		/* Free what a failed append (ENOSPC...) allocated past i_size. */
-		unlock_page(page);
-		ext2hole_put_dir_page(page);
-		ext2hole_write_failed(dir->i_mapping, pos + rec_len);
-		return err;
-	}
-	if (err)
-		goto out_unlock;
-	if (append) {
-		memset(de, 0, chunk);
-		de->rec_len = cpu_to_le16(chunk);
-	} else if (de->inode) {
-		struct ext2hole_dir_entry *de1 = (void *)((char *)de + name_len);
-
-		de1->rec_len = cpu_to_le16(rec_len - name_len);
-		de->rec_len = cpu_to_le16(name_len);
-		de = de1;
-	}
-	de->name_len = namelen;
-	memcpy(de->name, name, namelen);
-	de->inode = cpu_to_le32(inode->i_ino);
-	ext2hole_set_de_type(dir->i_sb, de, inode);
-	err = ext2hole_commit_chunk(page, pos, rec_len);
-	ext2hole_dir_changed(dir, true);
-	ext2hole_put_dir_page(page);
-	return err;
+	return ext2hole_write_entry(dir, page, de, rec_len, name_len, append,
+				    &dentry->d_name, inode, false);
 
 out_unlock:
 	unlock_page(page);
@@ -675,7 +1392,7 @@ int ext2hole_delete_entry(struct ext2hole_dir_entry *de, struct page *page)
 		pde->rec_len = cpu_to_le16(to - from);
 	de->inode = 0;
 	err = ext2hole_commit_chunk(page, pos, to - from);
-	ext2hole_dir_changed(dir, true);
+	ext2hole_dir_changed(dir, true, true);
 	return err;
 }
 
@@ -843,7 +1560,7 @@ int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
 	de->inode = cpu_to_le32(inode->i_ino);
 	ext2hole_set_de_type(dir->i_sb, de, inode);
 	err = ext2hole_commit_chunk(page, pos, len);
-	ext2hole_dir_changed(dir, update_times);
+	ext2hole_dir_changed(dir, update_times, true);
 	return err;
 }
 

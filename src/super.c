@@ -209,6 +209,7 @@ static struct inode *ext2hole_alloc_inode(struct super_block *sb)
 	if (!ei)
 		return NULL;
 	ei->i_dir_start_lookup = 0;
+	ei->i_dir_state = 0;
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
 #ifdef CONFIG_QUOTA
@@ -901,6 +902,26 @@ static void ext2hole_setup_times(struct super_block *sb,
 	sb->s_time_max = EXT2HOLE_TIME_MAX_EXTRA;
 }
 
+/*
+ * ext2hole_setup_hash - the dir_index hash parameters (src/hash.c)
+ *
+ * With neither hash flag set, the hashes are signed, as on x86 where
+ * such images come from (the ext4 driver would set the flag of its own
+ * char signedness; ext2hole writes no flag).
+ */
+static void ext2hole_setup_hash(struct super_block *sb,
+				struct ext2hole_super_block *es)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		sbi->s_hash_seed[i] = le32_to_cpu(es->s_hash_seed[i]);
+	sbi->s_hash_unsigned = 0;
+	if (le32_to_cpu(es->s_flags) & EXT2HOLE_FLAGS_UNSIGNED_HASH)
+		sbi->s_hash_unsigned = EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;
+}
+
 /* Geometry checks on a superblock read with the right block size. */
 static int ext2hole_check_geometry(struct super_block *sb,
 				   struct ext2hole_super_block *es)
@@ -1245,6 +1266,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_max_links = 32000;
 	sb->s_export_op = &ext2hole_export_ops;
 	ext2hole_setup_times(sb, es);
+	ext2hole_setup_hash(sb, es);
 	memcpy(&sb->s_uuid, es->s_uuid, sizeof(es->s_uuid));
 
 	root = ext2hole_iget(sb, EXT2HOLE_ROOT_INO);

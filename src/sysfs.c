@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ext2hole: /sys/fs/ext2hole/<dev>/, one read-only file per hole-API
- * counter of the mounted filesystem plus its mkwrite policy.
+ * and directory-lookup counter of the mounted filesystem plus its mkwrite
+ * policy.
  *
  * The per-superblock kobject is embedded in ext2hole_sb_info; its release
  * completes s_kobj_unregister, and unregistering waits for it, so sb_info
@@ -16,7 +17,7 @@ static struct kset *ext2hole_kset;
 
 struct ext2hole_attr {
 	struct attribute attr;
-	size_t offset;		/* of the atomic64_t in ext2hole_hole_stats */
+	size_t offset;		/* of the atomic64_t in ext2hole_sb_info */
 };
 
 static struct ext2hole_sb_info *ext2hole_kobj_sbi(struct kobject *kobj)
@@ -27,7 +28,13 @@ static struct ext2hole_sb_info *ext2hole_kobj_sbi(struct kobject *kobj)
 #define EXT2HOLE_STAT_ATTR(_name)					\
 static struct ext2hole_attr ext2hole_attr_##_name = {			\
 	.attr = { .name = __stringify(_name), .mode = 0444 },		\
-	.offset = offsetof(struct ext2hole_hole_stats, _name),		\
+	.offset = offsetof(struct ext2hole_sb_info, s_hole_stats._name),	\
+}
+
+#define EXT2HOLE_DIR_STAT_ATTR(_name)					\
+static struct ext2hole_attr ext2hole_attr_##_name = {			\
+	.attr = { .name = __stringify(_name), .mode = 0444 },		\
+	.offset = offsetof(struct ext2hole_sb_info, s_dir_stats._name),	\
 }
 
 EXT2HOLE_STAT_ATTR(holes_prepared);
@@ -43,6 +50,14 @@ EXT2HOLE_STAT_ATTR(delayed_mapped);
 EXT2HOLE_STAT_ATTR(writeback_errors);
 EXT2HOLE_STAT_ATTR(bios_submitted);
 EXT2HOLE_STAT_ATTR(pages_bio);
+EXT2HOLE_DIR_STAT_ATTR(dx_lookups);
+EXT2HOLE_DIR_STAT_ATTR(dx_blocks);
+EXT2HOLE_DIR_STAT_ATTR(linear_lookups);
+EXT2HOLE_DIR_STAT_ATTR(linear_blocks);
+EXT2HOLE_DIR_STAT_ATTR(dx_errors);
+EXT2HOLE_DIR_STAT_ATTR(dx_inserts);
+EXT2HOLE_DIR_STAT_ATTR(dx_splits);
+EXT2HOLE_DIR_STAT_ATTR(dx_dropped);
 
 /* Not a counter: offset is unused, the show method tells them apart. */
 static struct ext2hole_attr ext2hole_attr_mkwrite_policy = {
@@ -63,6 +78,14 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_writeback_errors.attr,
 	&ext2hole_attr_bios_submitted.attr,
 	&ext2hole_attr_pages_bio.attr,
+	&ext2hole_attr_dx_lookups.attr,
+	&ext2hole_attr_dx_blocks.attr,
+	&ext2hole_attr_linear_lookups.attr,
+	&ext2hole_attr_linear_blocks.attr,
+	&ext2hole_attr_dx_errors.attr,
+	&ext2hole_attr_dx_inserts.attr,
+	&ext2hole_attr_dx_splits.attr,
+	&ext2hole_attr_dx_dropped.attr,
 	&ext2hole_attr_mkwrite_policy.attr,
 	NULL,
 };
@@ -80,7 +103,7 @@ static ssize_t ext2hole_attr_show(struct kobject *kobj, struct attribute *attr,
 				  READ_ONCE(sbi->s_mkwrite) ==
 				  EXT2HOLE_MKWRITE_NOALLOC ? "noalloc" : "alloc");
 
-	counter = (atomic64_t *)((char *)&sbi->s_hole_stats + a->offset);
+	counter = (atomic64_t *)((char *)sbi + a->offset);
 	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(counter));
 }
 
