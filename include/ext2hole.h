@@ -257,6 +257,8 @@ int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 				unsigned long count);
+unsigned long ext2hole_data_blocks_run(struct super_block *sb,
+				       unsigned long start, unsigned long max);
 
 /* quota.c */
 #ifdef CONFIG_QUOTA

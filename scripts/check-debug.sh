@@ -29,6 +29,9 @@ echo "check-debug.sh: kernel $RELEASE ($KERNEL)"
 mkdir -p "$DBUILD/mod"
 rsync -a --delete --exclude '*.o' --exclude '*.cmd' --exclude '*.ko' \
 	"$TOP/Kbuild" "$TOP/src" "$TOP/include" "$DBUILD/mod/"
+# Kbuild takes the module version from debian/changelog
+mkdir -p "$DBUILD/mod/debian"
+cp "$TOP/debian/changelog" "$DBUILD/mod/debian/changelog"
 nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/mod" modules W=1
 KO=$DBUILD/mod/ext2hole.ko
 

@@ -81,9 +81,74 @@ unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group)
 	return ext2hole_bg_has_super(sb, group) ? EXT2HOLE_SB(sb)->s_gdb_count : 0;
 }
 
-static bool ext2hole_overlap(u64 s1, u64 e1, u64 s2, u64 e2)
+/*
+ * Cut [@start, *@lim] at the metadata extent [@a, @b]: false when @start
+ * lies inside it, else *@lim ends before it when it starts in the range.
+ */
+static bool ext2hole_cut_run(u64 start, u64 *lim, u64 a, u64 b)
 {
-	return s1 <= e2 && s2 <= e1;
+	if (a <= start && start <= b)
+		return false;
+	if (a > start && a <= *lim)
+		*lim = a - 1;
+	return true;
+}
+
+/**
+ * ext2hole_data_blocks_run - how many blocks from @start may hold file data
+ * or indirect blocks
+ * @sb: the filesystem
+ * @start: first block
+ * @max: blocks wanted
+ *
+ * The length of the longest prefix of [@start, @start + @max) that stays
+ * inside the data zone and touches no superblock copy, group descriptors,
+ * reserved GDT blocks, bitmap or inode table.  Each group the range
+ * crosses is checked once against its metadata extents (the range is cut
+ * only at group boundaries), so a long contiguous run costs one
+ * descriptor lookup per group, not one per block.
+ *
+ * Return: 0 when @start itself is not a data block, else 1..@max.
+ */
+unsigned long ext2hole_data_blocks_run(struct super_block *sb,
+				       unsigned long start, unsigned long max)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	u64 cur = start, end = (u64)start + max - 1;
+
+	if (!max || start < sbi->s_first_data_block ||
+	    start >= sbi->s_blocks_count)
+		return 0;
+	end = min_t(u64, end, sbi->s_blocks_count - 1);
+
+	while (cur <= end) {
+		unsigned long g = (cur - sbi->s_first_data_block) /
+				  sbi->s_blocks_per_group;
+		u64 first = ext2hole_group_first_block(sb, g);
+		u64 lim = min_t(u64, end, first + sbi->s_blocks_per_group - 1);
+		u64 glim = lim, bb, ib, it;
+		struct ext2hole_group_desc *gd;
+
+		gd = ext2hole_get_group_desc(sb, g, NULL);
+		if (!gd)
+			break;
+		bb = le32_to_cpu(gd->bg_block_bitmap);
+		ib = le32_to_cpu(gd->bg_inode_bitmap);
+		it = le32_to_cpu(gd->bg_inode_table);
+		if ((ext2hole_bg_has_super(sb, g) &&
+		     !ext2hole_cut_run(cur, &lim, first,
+				       first + ext2hole_bg_num_gdb(sb, g) +
+				       ext2hole_rsv_gdt(sb))) ||
+		    !ext2hole_cut_run(cur, &lim, bb, bb) ||
+		    !ext2hole_cut_run(cur, &lim, ib, ib) ||
+		    !ext2hole_cut_run(cur, &lim, it,
+				      it + sbi->s_itb_per_group - 1))
+			break;
+		cur = lim + 1;
+		if (lim < glim)
+			break;
+	}
+	return cur - start;
 }
 
 /**
@@ -99,39 +164,7 @@ static bool ext2hole_overlap(u64 s1, u64 e1, u64 s2, u64 e2)
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 				unsigned long count)
 {
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	u64 end = (u64)start + count - 1;
-	unsigned long g, g_end;
-
-	if (!count || start < sbi->s_first_data_block ||
-	    end >= sbi->s_blocks_count)
-		return false;
-
-	g = (start - sbi->s_first_data_block) / sbi->s_blocks_per_group;
-	g_end = (end - sbi->s_first_data_block) / sbi->s_blocks_per_group;
-	for (; g <= g_end; g++) {
-		struct ext2hole_group_desc *gd;
-		u64 first = ext2hole_group_first_block(sb, g);
-		u64 it;
-
-		if (ext2hole_bg_has_super(sb, g) &&
-		    ext2hole_overlap(start, end, first,
-				     first + ext2hole_bg_num_gdb(sb, g) +
-				     ext2hole_rsv_gdt(sb)))
-			return false;
-		gd = ext2hole_get_group_desc(sb, g, NULL);
-		if (!gd)
-			return false;
-		it = le32_to_cpu(gd->bg_inode_table);
-		if (ext2hole_overlap(start, end, le32_to_cpu(gd->bg_block_bitmap),
-				     le32_to_cpu(gd->bg_block_bitmap)) ||
-		    ext2hole_overlap(start, end, le32_to_cpu(gd->bg_inode_bitmap),
-				     le32_to_cpu(gd->bg_inode_bitmap)) ||
-		    ext2hole_overlap(start, end, it,
-				     it + sbi->s_itb_per_group - 1))
-			return false;
-	}
-	return true;
+	return count && ext2hole_data_blocks_run(sb, start, count) == count;
 }
 
 /*
@@ -263,18 +296,17 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
 		brelse(bh);
 		return 0;
 	}
-	if (!ext2hole_data_blocks_valid(sb, first + bit, 1)) {
+	/* the free run from bit, then one metadata check for all of it */
+	len = find_next_bit_le(bh->b_data, min_t(unsigned long, size, bit + want),
+			       bit) - bit;
+	len = ext2hole_data_blocks_run(sb, first + bit, len);
+	if (!len) {
 		brelse(bh);
 		ext2hole_error(sb,
 			       "block bitmap of group %lu marks metadata block %lu free",
 			       group, first + bit);
 		return 0;
 	}
-	len = 1;
-	while (len < want && bit + len < size &&
-	       !test_bit_le(bit + len, bh->b_data) &&
-	       ext2hole_data_blocks_valid(sb, first + bit + len, 1))
-		len++;
 	lock_buffer(bh);
 	for (i = 0; i < len; i++)
 		__set_bit_le(bit + i, bh->b_data);

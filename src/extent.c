@@ -56,24 +56,23 @@ static int ext2hole_map_step(struct inode *inode, u64 iblock, u32 *pblk,
 			*count = span - pos;
 			break;
 		}
-		if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
-			ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
-				       inode->i_ino, nr, iblock, level);
-			err = -EFSCORRUPTED;
-			break;
-		}
 		if (level == depth - 1) {
 			u64 n = 1, left = depth == 1 ?
 				EXT2HOLE_NDIR_BLOCKS - offsets[0] :
 				apb - offsets[depth - 1];
 
-			while (n < left && le32_to_cpu(p[n]) == nr + n &&
-			       ext2hole_data_blocks_valid(sb, nr + n, 1))
+			while (n < left && le32_to_cpu(p[n]) == nr + n)
 				n++;
+			/* one metadata check for the whole run */
+			n = ext2hole_data_blocks_run(sb, nr, n);
+			if (!n)
+				goto bad;
 			*pblk = nr;
 			*count = n;
 			break;
 		}
+		if (!ext2hole_data_blocks_valid(sb, nr, 1))
+			goto bad;
 		brelse(bh);
 		bh = ext2hole_bread(sb, nr);
 		if (!bh) {
@@ -87,6 +86,12 @@ static int ext2hole_map_step(struct inode *inode, u64 iblock, u32 *pblk,
 	}
 	brelse(bh);
 	return err;
+
+bad:
+	ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
+		       inode->i_ino, nr, iblock, level);
+	brelse(bh);
+	return -EFSCORRUPTED;
 }
 
 /*

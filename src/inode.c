@@ -570,19 +570,49 @@ static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
 			ei->i_block_group : 0) + colour;
 }
 
+/* Pointers from offsets[depth - 1] to the end of its array. */
+static unsigned long ext2hole_array_left(struct super_block *sb,
+					 const int *offsets, int depth)
+{
+	return depth == 1 ? EXT2HOLE_NDIR_BLOCKS - offsets[0] :
+			    ext2hole_apb(sb) - offsets[depth - 1];
+}
+
+/*
+ * The run mapped from *@p on, whose first block @nr was read from *@p:
+ * at most @max pointers of the array (the caller bounds @max by the
+ * array's end), contiguous on disk, and checked as data blocks in one
+ * step.  Returns 0 when @nr itself is no data block (damage).
+ */
+static unsigned long ext2hole_map_run_len(struct super_block *sb,
+					  const __le32 *p, u32 nr,
+					  unsigned long max)
+{
+	unsigned long count = 1;
+
+	while (count < max && le32_to_cpu(p[count]) == (unsigned long)nr + count)
+		count++;
+	return ext2hole_data_blocks_run(sb, nr, count);
+}
+
 /**
  * ext2hole_get_block - map (and with @create allocate) a logical block
  * @inode: the inode
  * @iblock: logical block number
  * @bh_result: out: mapped (map_bh) when the block exists or was made;
- *	in: b_size bounds how many contiguous blocks a lookup may map
+ *	in: b_size bounds how many contiguous blocks may be mapped
  * @create: allocate missing indirect blocks and the data block;
  *	%EXT2HOLE_GET_BLOCK_ZERO also writes zeros to a new data block on
  *	disk (and waits) before it enters the map (fallocate, falloc.c)
  *
- * Takes i_map_mutex.  Every pointer read from disk is checked with
- * ext2hole_data_blocks_valid() before it is followed.  A new data block
- * gets set_buffer_new(): the caller zeroes what it does not write.  New
+ * Takes i_map_mutex.  An existing block is mapped, whatever @create,
+ * with the run of blocks after it that are contiguous on disk in the
+ * same pointer array, up to b_size (O_DIRECT, readahead); a hole is never
+ * part of a run, and a new block is mapped alone.  Every pointer read
+ * from disk is checked with ext2hole_data_blocks_valid() (a mapped run
+ * with ext2hole_data_blocks_run(), once) before it is followed.  A new
+ * data block gets set_buffer_new(): the caller zeroes what it does not
+ * write.  New
  * indirect blocks are zeroed here; ext2hole_new_blocks() charges them with
  * the data block to the quota and i_blocks (-EDQUOT when over the limit).
  * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
@@ -599,7 +629,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	unsigned int bits = inode->i_blkbits;
 	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
-	unsigned long newb[4];
+	unsigned long newb[4], count, max;
 	int offsets[4], depth, level, n, got, i, err = 0;
 	__le32 *p, *first;
 	u32 nr = 0;
@@ -607,23 +637,19 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	depth = ext2hole_block_to_path(inode, iblock, offsets);
 	if (!depth)
 		return create ? -EFBIG : 0;
+	/* a run never leaves the pointer array holding the first block */
+	max = min(max_t(unsigned long, bh_result->b_size >> bits, 1),
+		  ext2hole_array_left(inode->i_sb, offsets, depth));
 
 	mutex_lock(&ei->i_map_mutex);
 	first = ei->i_data;
 	p = ei->i_data + offsets[0];
 	for (level = 0; ; level++) {
 		nr = le32_to_cpu(*p);
-		if (!nr)
+		if (!nr || level == depth - 1)
 			break;
-		if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
-			ext2hole_error(sb,
-				       "inode %lu: bad block %u at logical %llu (level %d)",
-				       inode->i_ino, nr, (u64)iblock, level);
-			err = -EFSCORRUPTED;
-			goto out;
-		}
-		if (level == depth - 1)
-			break;
+		if (!ext2hole_data_blocks_valid(sb, nr, 1))
+			goto bad;
 		chain[level + 1] = ext2hole_bread(sb, nr);
 		if (!chain[level + 1]) {
 			ext2hole_msg(sb, KERN_ERR,
@@ -637,25 +663,10 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	}
 
 	if (nr) {
-		/* Mapped.  Lookups may map a contiguous run of the same array. */
-		unsigned long count = 1, max = bh_result->b_size >> bits;
-		unsigned long left = depth == 1 ?
-				     EXT2HOLE_NDIR_BLOCKS - offsets[0] :
-				     ext2hole_apb(sb) - offsets[depth - 1];
-
-		if (!create) {
-			while (count < max && count < left &&
-			       le32_to_cpu(p[count]) == nr + count)
-				count++;
-			/* One check for the run; block by block only if it fails. */
-			if (count > 1 && !ext2hole_data_blocks_valid(sb, nr, count)) {
-				count = 1;
-				while (count < max && count < left &&
-				       le32_to_cpu(p[count]) == nr + count &&
-				       ext2hole_data_blocks_valid(sb, nr + count, 1))
-					count++;
-			}
-		}
+		/* Mapped: the contiguous run from here, checked in one step. */
+		count = ext2hole_map_run_len(sb, p, nr, max);
+		if (!count)
+			goto bad;
 		map_bh(bh_result, sb, nr);
 		clear_buffer_delay(bh_result);
 		bh_result->b_size = count << bits;
@@ -746,6 +757,12 @@ out:
 	for (i = 1; i < 4; i++)
 		brelse(chain[i]);
 	return err;
+
+bad:
+	ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
+		       inode->i_ino, nr, (u64)iblock, level);
+	err = -EFSCORRUPTED;
+	goto out;
 }
 
 /* ---------------------------------------------------------------------- */
