@@ -10,9 +10,10 @@
  * changes it, under the directory's i_rwsem and the page lock, and always
  * leaves it valid.
  *
- * Pages are mapped with kmap() for as long as a caller holds them, so that
- * an entry pointer handed out by ext2hole_find_entry() or ext2hole_dotdot()
- * stays valid until ext2hole_put_dir_page().
+ * A directory's page cache never uses highmem (inode_nohighmem() where the
+ * inode is set up), so page_address() is its mapping: an entry pointer
+ * handed out by ext2hole_find_entry() or ext2hole_dotdot() stays valid for
+ * as long as the caller holds the page, until ext2hole_put_dir_page().
  *
  * Indexed (dir_index, "htree") directories, EXT2HOLE_INDEX_FL with the
  * superblock's dir_index feature, are looked up through their index (see
@@ -204,11 +205,10 @@ static bool ext2hole_check_page(struct page *page, char *kaddr)
 
 /**
  * ext2hole_put_dir_page - release a page from ext2hole_find_entry() & co.
- * @page: the page (kmapped, referenced)
+ * @page: the page (referenced)
  */
 void ext2hole_put_dir_page(struct page *page)
 {
-	kunmap(page);
 	put_page(page);
 }
 
@@ -224,7 +224,6 @@ static struct page *ext2hole_read_dir_page(struct inode *dir, unsigned long n,
 
 	if (IS_ERR(page))
 		return page;
-	kmap(page);
 	*ok = true;
 	if (unlikely(!PageChecked(page)))
 		*ok = ext2hole_check_page(page, page_address(page));
@@ -452,7 +451,7 @@ static inline bool ext2hole_match(int len, const char *name,
 #define EXT2HOLE_DX_FULL	2
 
 struct ext2hole_dx_frame {
-	struct page *page;		/* holding the index block, kmapped */
+	struct page *page;		/* holding the index block, referenced */
 	char *addr;			/* the index block in it */
 	u32 block;			/* its number in the directory */
 	struct ext2hole_dx_entry *entries;
@@ -527,7 +526,7 @@ static void ext2hole_dx_release(struct ext2hole_dx_path *path)
 }
 
 /*
- * Read directory block @block: the page holding it (kmapped, referenced)
+ * Read directory block @block: the page holding it (referenced)
  * in *@pagep, the block's address returned.  *@ok tells whether the page
  * passed the entry checks.
  */
@@ -734,7 +733,7 @@ static int ext2hole_dx_next_leaf(struct inode *dir, struct ext2hole_dx_path *pat
 }
 
 /*
- * Search leaf @block for @child.  Return: the entry (its page, kmapped
+ * Search leaf @block for @child.  Return: the entry (its page, referenced
  * and referenced, in *@res_page), NULL when it is not there, or an
  * ERR_PTR.
  */

@@ -352,6 +352,7 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 			goto bad;
 		}
 		inode->i_op = &ext2hole_dir_inode_operations;
+		inode_nohighmem(inode);	/* dir.c uses page_address() */
 		inode->i_fop = &ext2hole_dir_operations;
 		inode->i_mapping->a_ops = &ext2hole_aops;
 	} else if (S_ISLNK(mode)) {

@@ -275,6 +275,7 @@ static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 		goto out_dir;
 
 	inode->i_op = &ext2hole_dir_inode_operations;
+	inode_nohighmem(inode);	/* dir.c uses page_address() */
 	inode->i_fop = &ext2hole_dir_operations;
 	inode->i_mapping->a_ops = &ext2hole_aops;
 
