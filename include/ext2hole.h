@@ -4,7 +4,8 @@
  *
  * Lock order (see also the top of src/hole.c):
  *   i_rwsem -> invalidate_lock -> page lock -> i_map_mutex -> buffer lock
- *   (get_block runs with a page of the file locked and takes i_map_mutex;
+ *   (get_block runs with a page of the file locked and takes i_map_mutex
+ *   to allocate, or when its lock-free lookup raced with a change;
  *   nothing locks a page of a file while holding its i_map_mutex: truncate
  *   cuts the page cache before it frees blocks under the mutex.)
  *   s_balloc_mutex / s_ialloc_mutex are leaves taken under i_map_mutex;
@@ -21,6 +22,7 @@
 #include <linux/mutex.h>
 #include <linux/quota.h>
 #include <linux/rwsem.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include "compat.h"
 #include "ext2hole_fs.h"
@@ -134,7 +136,11 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  * struct ext2hole_inode_info - in-memory inode
  * @i_data: block pointers, kept little-endian as on disk
  * @i_map_mutex: serializes changes of the block map (allocation in
- *	get_block, freeing in truncate); lookups take it too
+ *	get_block, freeing in truncate and punch); lookups do not take it
+ *	unless they race with a change (or allocate)
+ * @i_map_seq: bumped, under i_map_mutex, around every change of a block
+ *	pointer in i_data or an indirect block; lock-free lookups check it
+ *	(docs/design.md section 5)
  * @i_last_alloc: physical block allocated last, the goal for the next one
  * @i_last_logical: logical block allocated last (sequential-write detection)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
@@ -157,6 +163,7 @@ struct ext2hole_inode_info {
 	u16 i_extra_isize;
 	struct timespec64 i_crtime;
 	struct mutex i_map_mutex;
+	seqcount_mutex_t i_map_seq;
 	struct rw_semaphore i_xattr_sem;
 #ifdef CONFIG_QUOTA
 	ext2hole_dquot_ptr i_dquot[MAXQUOTAS];

@@ -5,11 +5,14 @@
  *
  * The block map is ext2's: 12 direct pointers, then single, double and
  * triple indirect blocks of blocksize / 4 pointers each.  Every change of
- * it (allocation in get_block, freeing in truncate) and every lookup runs
- * under EXT2HOLE_I(inode)->i_map_mutex.  get_block is called with a page
- * locked (write_begin, page_mkwrite, writeback, readahead), so nothing
- * here may lock a page of the file while holding i_map_mutex: truncation
- * cuts the page cache first, then frees blocks under the mutex.
+ * it (allocation in get_block, freeing in truncate and punch) runs under
+ * EXT2HOLE_I(inode)->i_map_mutex, each pointer store inside a write
+ * section of i_map_seq; lookups walk the map without the mutex and check
+ * i_map_seq afterwards (ext2hole_lookup_fast), taking the mutex only when
+ * a change raced.  get_block is called with a page locked (write_begin,
+ * page_mkwrite, writeback, readahead), so nothing here may lock a page of
+ * the file while holding i_map_mutex: truncation cuts the page cache
+ * first, then frees blocks under the mutex.
  */
 #include <linux/highuid.h>
 #include <linux/pagemap.h>
@@ -591,9 +594,69 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
 {
 	unsigned long count = 1;
 
-	while (count < max && le32_to_cpu(p[count]) == (unsigned long)nr + count)
+	while (count < max &&
+	       le32_to_cpu(READ_ONCE(p[count])) == (unsigned long)nr + count)
 		count++;
 	return ext2hole_data_blocks_run(sb, nr, count);
+}
+
+/*
+ * A lookup without i_map_mutex (docs/design.md section 5, "Lock-free
+ * lookups").  Every change of a pointer in i_data or in an indirect block
+ * reachable from it is made under i_map_mutex inside a write section of
+ * i_map_seq, and a block is freed only after the pointer to it was
+ * cleared.  So when i_map_seq is even and unchanged from before the first
+ * pointer was read until after the last, no pointer read here changed
+ * meanwhile: the walk saw one state of the map, and the blocks it found
+ * were not freed before the check, whatever an indirect block read here
+ * (possibly a stale one, freed and reused) contained.
+ *
+ * Return: true with *@pblk (0 for a hole) and *@count (the mapped run)
+ * when the walk was verified; false when the caller must walk again under
+ * i_map_mutex: a change raced, or the walk met a bad pointer or a read
+ * error, which the locked walk reports only if it is really in the map.
+ * Nothing read here is used before the check.
+ */
+static bool ext2hole_lookup_fast(struct inode *inode, const int *offsets,
+				 int depth, unsigned long max, u32 *pblk,
+				 unsigned long *count)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct buffer_head *bh = NULL;
+	bool ok = false;
+	unsigned int seq;
+	__le32 *p;
+	int level;
+	u32 nr;
+
+	seq = raw_read_seqcount(&ei->i_map_seq);
+	if (seq & 1)
+		return false;	/* a writer is inside: do not wait for it */
+	p = ei->i_data + offsets[0];
+	for (level = 0; ; level++) {
+		nr = le32_to_cpu(READ_ONCE(*p));
+		if (!nr || level == depth - 1)
+			break;
+		if (!ext2hole_data_blocks_valid(sb, nr, 1))
+			goto out;
+		brelse(bh);
+		bh = ext2hole_bread(sb, nr);
+		if (!bh)
+			goto out;
+		p = (__le32 *)bh->b_data + offsets[level + 1];
+	}
+	*count = 0;
+	if (nr) {
+		*count = ext2hole_map_run_len(sb, p, nr, max);
+		if (!*count)
+			goto out;
+	}
+	*pblk = nr;
+	ok = !read_seqcount_retry(&ei->i_map_seq, seq);
+out:
+	brelse(bh);
+	return ok;
 }
 
 /**
@@ -606,14 +669,15 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
  *	%EXT2HOLE_GET_BLOCK_ZERO also writes zeros to a new data block on
  *	disk (and waits) before it enters the map (fallocate, falloc.c)
  *
- * Takes i_map_mutex.  An existing block is mapped, whatever @create,
- * with the run of blocks after it that are contiguous on disk in the
- * same pointer array, up to b_size (O_DIRECT, readahead); a hole is never
- * part of a run, and a new block is mapped alone.  Every pointer read
- * from disk is checked with ext2hole_data_blocks_valid() (a mapped run
- * with ext2hole_data_blocks_run(), once) before it is followed.  A new
- * data block gets set_buffer_new(): the caller zeroes what it does not
- * write.  New
+ * An existing block is looked up without i_map_mutex (ext2hole_lookup_fast,
+ * whatever @create); the mutex is taken to allocate, or when a change of
+ * the map raced with the lookup.  An existing block is mapped with the run
+ * of blocks after it that are contiguous on disk in the same pointer
+ * array, up to b_size (O_DIRECT, readahead); a hole is never part of a
+ * run, and a new block is mapped alone.  Every pointer read from disk is
+ * checked with ext2hole_data_blocks_valid() (a mapped run with
+ * ext2hole_data_blocks_run(), once) before it is followed.  A new data block
+ * gets set_buffer_new(): the caller zeroes what it does not write.  New
  * indirect blocks are zeroed here; ext2hole_new_blocks() charges them with
  * the data block to the quota and i_blocks (-EDQUOT when over the limit).
  * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
@@ -642,6 +706,18 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	max = min(max_t(unsigned long, bh_result->b_size >> bits, 1),
 		  ext2hole_array_left(inode->i_sb, offsets, depth));
 
+	if (ext2hole_lookup_fast(inode, offsets, depth, max, &nr, &count)) {
+		if (nr) {
+			map_bh(bh_result, sb, nr);
+			clear_buffer_delay(bh_result);
+			bh_result->b_size = count << bits;
+			return 0;
+		}
+		if (!create)
+			return 0;
+	}
+
+	/* Raced with a change, met damage or a read error, or allocating. */
 	mutex_lock(&ei->i_map_mutex);
 	first = ei->i_data;
 	p = ei->i_data + offsets[0];
@@ -736,7 +812,10 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 			sync_dirty_buffer(ibh);
 		brelse(ibh);
 	}
-	*p = cpu_to_le32(newb[0]);
+	/* the one change a lock-free lookup can see: in a write section */
+	write_seqcount_begin(&ei->i_map_seq);
+	WRITE_ONCE(*p, cpu_to_le32(newb[0]));
+	write_seqcount_end(&ei->i_map_seq);
 	if (level) {
 		ext2hole_dirty_meta_inode(chain[level], inode);
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
@@ -797,6 +876,20 @@ static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
 }
 
 /*
+ * Clear one block pointer (in i_data or an indirect block) under
+ * i_map_mutex, in a write section of i_map_seq: a lock-free lookup that
+ * read it before retries (ext2hole_lookup_fast).
+ */
+static void ext2hole_clear_ptr(struct inode *inode, __le32 *p)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	write_seqcount_begin(&ei->i_map_seq);
+	WRITE_ONCE(*p, 0);
+	write_seqcount_end(&ei->i_map_seq);
+}
+
+/*
  * Free what lies in logical blocks [@cut, @end) in the subtree under
  * pointer *@p, of @height levels of indirection (0: *@p is a data block),
  * whose first logical block is @start.  Indirect blocks left empty are
@@ -820,13 +913,14 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
 		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
 			       inode->i_ino, nr, start, height);
-		*p = 0;
+		ext2hole_clear_ptr(inode, p);
 		*dirty = true;
 		return;
 	}
 	if (!height) {
+		/* cleared before it can be freed (ext2hole_lookup_fast) */
+		ext2hole_clear_ptr(inode, p);
 		ext2hole_run_add(inode, run, nr);
-		*p = 0;
 		*dirty = true;
 		return;
 	}
@@ -847,9 +941,9 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 			empty = false;
 	}
 	if (empty) {
+		ext2hole_clear_ptr(inode, p);
 		ext2hole_forget_meta(bh);
 		ext2hole_run_add(inode, run, nr);
-		*p = 0;
 		*dirty = true;
 		return;
 	}

@@ -228,6 +228,7 @@ static void ext2hole_inode_init_once(void *foo)
 	struct ext2hole_inode_info *ei = foo;
 
 	mutex_init(&ei->i_map_mutex);
+	seqcount_mutex_init(&ei->i_map_seq, &ei->i_map_mutex);
 	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }
