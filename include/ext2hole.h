@@ -37,8 +37,9 @@
  * through a dir_index index and the directory blocks they searched,
  * lookups done by the linear scan and the blocks it searched, indexes
  * found inconsistent, entries inserted in the leaf the index selects,
- * leaves split and indexes dropped (flag cleared) because a full leaf
- * could not be split.
+ * leaves split, index levels added (a full root moved into a dx_node),
+ * dx_nodes split, and indexes dropped (flag cleared) because a full leaf
+ * could not be split (root and dx_node full).
  */
 struct ext2hole_dir_stats {
 	atomic64_t dx_lookups;
@@ -49,6 +50,8 @@ struct ext2hole_dir_stats {
 	atomic64_t dx_inserts;
 	atomic64_t dx_splits;
 	atomic64_t dx_dropped;
+	atomic64_t dx_levels;
+	atomic64_t dx_node_splits;
 };
 
 /* s_mount_opt bits */
