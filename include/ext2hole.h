@@ -39,8 +39,10 @@
  * through a dir_index index and the directory blocks they searched,
  * lookups done by the linear scan and the blocks it searched, indexes
  * found inconsistent, entries inserted in the leaf the index selects,
- * leaves split and indexes dropped (flag cleared) because a full leaf
- * could not be split.
+ * leaves split, index levels added (a full root moved into a dx_node),
+ * dx_nodes split, directories indexed when they outgrew their first block,
+ * and indexes dropped (flag cleared) because a full leaf could not be
+ * split (root and dx_node full).
  */
 struct ext2hole_dir_stats {
 	atomic64_t dx_lookups;
@@ -51,6 +53,9 @@ struct ext2hole_dir_stats {
 	atomic64_t dx_inserts;
 	atomic64_t dx_splits;
 	atomic64_t dx_dropped;
+	atomic64_t dx_levels;
+	atomic64_t dx_node_splits;
+	atomic64_t dx_indexed;
 };
 
 /* s_mount_opt bits */
@@ -118,8 +123,8 @@ struct ext2hole_sb_info {
 
 	/*
 	 * dir_index: the seed, and 3 when the hashes are unsigned (added to
-	 * a root's hash_version).  s_def_hash_version would only matter for
-	 * building a new index, which ext2hole does not do.
+	 * a root's hash_version).  s_def_hash_version is read when a
+	 * directory is indexed (ext2hole_dx_make_indexed() in dir.c).
 	 */
 	u32 s_hash_seed[4];
 	u8 s_hash_unsigned;

@@ -25,11 +25,19 @@
  * leaf in place, and a new entry goes into the leaf the index selects for
  * its hash; a full leaf is split into a block appended to the directory,
  * with a new entry in the index block above it.  When that index block is
- * full too (no index block is split and no level added), or the index is
- * not usable, the entry goes wherever linear room is found, which may be
- * the index blocks themselves or a block appended past the indexed ones,
- * and EXT2HOLE_INDEX_FL is cleared: the directory is linear from then on,
- * which e2fsck accepts (e2fsck -fD re-indexes).
+ * full, the index grows first, as the ext4 driver's does without the
+ * largedir feature (two levels at most): a full root of one level moves
+ * its entries into a new dx_node and becomes a root of one entry over it
+ * (indirect_levels 1); a full dx_node under a root with room is split in
+ * two.  When the root and the dx_node are both full, or the index is not
+ * usable, the entry goes wherever linear room is found, which may be the
+ * index blocks themselves or a block appended past the indexed ones, and
+ * EXT2HOLE_INDEX_FL is cleared: the directory is linear from then on,
+ * which e2fsck accepts (e2fsck -fD re-indexes).  A linear directory of
+ * one block with no room left for a new name is indexed first when the
+ * superblock has dir_index, as the ext4 driver's make_indexed_dir():
+ * its names go to two leaves split by hash and block 0 becomes the
+ * dx_root (ext2hole_dx_make_indexed()).
  */
 #include <linux/highmem.h>
 #include <linux/iversion.h>
@@ -449,6 +457,12 @@ static inline bool ext2hole_match(int len, const char *name,
 #define EXT2HOLE_DX_LINEAR	1
 /* ext2hole_dx_add_link(): the leaf for the hash is full. */
 #define EXT2HOLE_DX_FULL	2
+/*
+ * Rooms made for one insert before giving up: a level added or a dx_node
+ * split, a leaf split, one more leaf split when the first left the name's
+ * half full.
+ */
+#define EXT2HOLE_DX_TRIES	3
 
 struct ext2hole_dx_frame {
 	struct page *page;		/* holding the index block, referenced */
@@ -1087,6 +1101,34 @@ static void ext2hole_dx_pack(const char *leaf, const struct ext2hole_dx_map *map
 }
 
 /*
+ * Where to cut the @n (at least 2) entries of @map, sorted by hash: half
+ * the names, the cut moved to a change of hash near the middle.  *@hash
+ * is the hash of the index entry for the upper part: the hash of its
+ * first entry, with the collision bit when that hash continues from the
+ * lower part.
+ */
+static unsigned int ext2hole_dx_split_point(const struct ext2hole_dx_map *map,
+					    unsigned int n, u32 *hash)
+{
+	unsigned int split = n / 2, i;
+
+	for (i = 0; i < n / 2; i++) {
+		if (split + i < n && map[split + i].hash != map[split + i - 1].hash) {
+			split += i;
+			break;
+		}
+		if (split - i > 0 && map[split - i].hash != map[split - i - 1].hash) {
+			split -= i;
+			break;
+		}
+	}
+	*hash = map[split].hash;
+	if (map[split - 1].hash == *hash)
+		*hash |= 1;	/* the same hash continues in the upper part */
+	return split;
+}
+
+/*
  * ext2hole_dx_split - split the full leaf @path points at
  * @dir: the directory
  * @path: from ext2hole_dx_probe(), still held
@@ -1097,8 +1139,9 @@ static void ext2hole_dx_pack(const char *leaf, const struct ext2hole_dx_map *map
  * collision bit when the leaf keeps names of that same hash.  The order of
  * the writes keeps every name reachable at each step: the new block
  * (holding copies), then the index entry, then the old leaf without the
- * moved names.  Only the last index level takes the new entry: when it
- * is full (or the leaf holds a single name) nothing is done.
+ * moved names.  The caller makes sure the last index block has room
+ * (ext2hole_dx_make_room()); when the leaf holds a single name nothing
+ * is done.
  *
  * Return: 0, EXT2HOLE_DX_FULL, or a negative error.
  */
@@ -1111,7 +1154,7 @@ static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
 	u32 newblk = dir->i_size >> dir->i_blkbits;
 	struct ext2hole_dx_entry *e;
 	struct ext2hole_dx_map *map;
-	unsigned int n = 0, i, split, at, offs;
+	unsigned int n = 0, split, at, offs;
 	struct ext2hole_dir_entry *de;
 	struct ext2hole_dx_countlimit *cl;
 	struct page *page;
@@ -1120,8 +1163,6 @@ static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
 	bool ok;
 	int err;
 
-	if (frame->count >= ext2hole_dx_limit(frame->entries))
-		return EXT2HOLE_DX_FULL;
 	buf = kmalloc(3 * bs, GFP_NOFS);
 	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
 			    GFP_NOFS);
@@ -1155,21 +1196,7 @@ static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
 		goto out;
 	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
 
-	/* Half the names; move the cut to a change of hash near the middle. */
-	split = n / 2;
-	for (i = 0; i < n / 2; i++) {
-		if (split + i < n && map[split + i].hash != map[split + i - 1].hash) {
-			split += i;
-			break;
-		}
-		if (split - i > 0 && map[split - i].hash != map[split - i - 1].hash) {
-			split -= i;
-			break;
-		}
-	}
-	hash = map[split].hash;
-	if (map[split - 1].hash == hash)
-		hash |= 1;	/* the same hash continues in the new leaf */
+	split = ext2hole_dx_split_point(map, n, &hash);
 
 	/* The new leaf, appended: the moved names are still in the old one. */
 	memset(buf + bs, 0, 2 * bs);
@@ -1208,11 +1235,341 @@ out:
 	return err;
 }
 
+/* Entries that fit in a dx_node of @dir. */
+static inline unsigned int ext2hole_dx_node_limit(struct inode *dir)
+{
+	return (ext2hole_chunk_size(dir) - EXT2HOLE_DX_NODE_ENTRIES_OFFS) /
+	       sizeof(struct ext2hole_dx_entry);
+}
+
+/* Set the count of the dx entry array @e (its limit stays). */
+static inline void ext2hole_dx_set_count(struct ext2hole_dx_entry *e,
+					 unsigned int count)
+{
+	((struct ext2hole_dx_countlimit *)e)->count = cpu_to_le16(count);
+}
+
+/*
+ * Append a dx_node to @dir holding the @count dx entries at @src (the
+ * first one's hash is implied by the entry above, its hash field takes
+ * the count and limit), built in the block-sized buffer @buf.
+ *
+ * Return: its block number or a negative error (-ENOSPC, -EDQUOT...).
+ */
+static long ext2hole_dx_append_node(struct inode *dir,
+				    const struct ext2hole_dx_entry *src,
+				    unsigned int count, char *buf)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	u32 block = dir->i_size >> dir->i_blkbits;
+	struct ext2hole_dir_entry *fake = (struct ext2hole_dir_entry *)buf;
+	struct ext2hole_dx_entry *e;
+	struct ext2hole_dx_countlimit *cl;
+	int err;
+
+	memset(buf, 0, bs);
+	fake->rec_len = cpu_to_le16(bs);
+	e = (struct ext2hole_dx_entry *)(buf + EXT2HOLE_DX_NODE_ENTRIES_OFFS);
+	memcpy(e, src, count * sizeof(*e));
+	cl = (struct ext2hole_dx_countlimit *)e;
+	cl->limit = cpu_to_le16(ext2hole_dx_node_limit(dir));
+	cl->count = cpu_to_le16(count);
+	err = ext2hole_dir_write_block(dir, block, buf);
+	return err ? err : block;
+}
+
+/*
+ * ext2hole_dx_add_level - move a full dx_root's entries into a new dx_node
+ *
+ * The entries go to a dx_node appended to the directory (written first),
+ * then the root is rewritten with a single entry pointing at it and
+ * indirect_levels 1.  As the ext4 driver without largedir, the index has
+ * at most two levels: only a root with indirect_levels 0 gets here.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL (no room on the device) or a negative error.
+ */
+static int ext2hole_dx_add_level(struct inode *dir,
+				 struct ext2hole_dx_path *path, char *buf)
+{
+	struct ext2hole_dx_frame *root = &path->frame[0];
+	unsigned int bs = ext2hole_chunk_size(dir);
+	struct ext2hole_dx_root_info *info;
+	struct ext2hole_dx_entry *e;
+	unsigned int limit;
+	long node;
+	int err;
+
+	node = ext2hole_dx_append_node(dir, root->entries, root->count, buf);
+	if (node == -ENOSPC || node == -EDQUOT)
+		return EXT2HOLE_DX_FULL;
+	if (node < 0)
+		return node;
+
+	memcpy(buf, root->addr, bs);
+	info = (struct ext2hole_dx_root_info *)(buf + EXT2HOLE_DX_ROOT_INFO_OFFS);
+	info->indirect_levels = 1;
+	e = (struct ext2hole_dx_entry *)(buf + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	limit = ext2hole_dx_limit(e);
+	memset(&e[1], 0, (limit - 1) * sizeof(*e));
+	ext2hole_dx_set_count(e, 1);
+	e[0].block = cpu_to_le32(node);
+	err = ext2hole_dir_write_block(dir, 0, buf);
+	if (!err)
+		atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_levels);
+	return err;
+}
+
+/*
+ * ext2hole_dx_split_node - split the full dx_node @path went through
+ *
+ * The upper half of its entries goes to a dx_node appended to the
+ * directory (written first), then a root entry for it (the hash of its
+ * first entry, collision bit included) is inserted after the old node's,
+ * then the old node is rewritten without them.  A lookup of a hash whose
+ * names continue past the old node's last leaf steps into the new node
+ * through that root entry (ext2hole_dx_next_leaf()).
+ *
+ * Return: 0, EXT2HOLE_DX_FULL (the root is full too, or no room on the
+ * device) or a negative error.
+ */
+static int ext2hole_dx_split_node(struct inode *dir,
+				  struct ext2hole_dx_path *path, char *buf)
+{
+	struct ext2hole_dx_frame *root = &path->frame[0];
+	struct ext2hole_dx_frame *node = &path->frame[1];
+	unsigned int bs = ext2hole_chunk_size(dir);
+	unsigned int keep = node->count / 2, moved = node->count - keep, at;
+	struct ext2hole_dx_entry *e;
+	long newblk;
+	u32 hash;
+	int err;
+
+	if (root->count >= ext2hole_dx_limit(root->entries))
+		return EXT2HOLE_DX_FULL;
+	hash = le32_to_cpu(node->entries[keep].hash);
+	newblk = ext2hole_dx_append_node(dir, node->entries + keep, moved, buf);
+	if (newblk == -ENOSPC || newblk == -EDQUOT)
+		return EXT2HOLE_DX_FULL;
+	if (newblk < 0)
+		return newblk;
+
+	/* The root entry, after the old node's. */
+	memcpy(buf, root->addr, bs);
+	e = (struct ext2hole_dx_entry *)(buf + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	at = root->at - root->entries;
+	memmove(&e[at + 2], &e[at + 1], (root->count - at - 1) * sizeof(*e));
+	e[at + 1].hash = cpu_to_le32(hash);
+	e[at + 1].block = cpu_to_le32(newblk);
+	ext2hole_dx_set_count(e, root->count + 1);
+	err = ext2hole_dir_write_block(dir, 0, buf);
+	if (err)
+		return err;
+
+	/* The old node, without the moved entries. */
+	memcpy(buf, node->addr, bs);
+	e = (struct ext2hole_dx_entry *)(buf + EXT2HOLE_DX_NODE_ENTRIES_OFFS);
+	memset(&e[keep], 0, moved * sizeof(*e));
+	ext2hole_dx_set_count(e, keep);
+	err = ext2hole_dir_write_block(dir, node->block, buf);
+	if (!err)
+		atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_node_splits);
+	return err;
+}
+
+/*
+ * ext2hole_dx_make_room - make room for an entry whose leaf is full
+ * @dir: the directory
+ * @path: from ext2hole_dx_probe(), still held
+ *
+ * Splits the leaf when the index block above it has room; otherwise
+ * grows the index as the ext4 driver does without largedir: a full root
+ * of one level moves into a new dx_node (a second level), a full dx_node
+ * under a root with room is split.  The caller probes again afterwards.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL when the index cannot grow (both levels
+ * full, no room on the device, a leaf of a single name), or a negative
+ * error.
+ */
+static int ext2hole_dx_make_room(struct inode *dir,
+				 struct ext2hole_dx_path *path)
+{
+	struct ext2hole_dx_frame *frame = &path->frame[path->levels - 1];
+	char *buf;
+	int err;
+
+	if (frame->count < ext2hole_dx_limit(frame->entries))
+		return ext2hole_dx_split(dir, path);
+	buf = kmalloc(ext2hole_chunk_size(dir), GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	if (path->levels == 1)
+		err = ext2hole_dx_add_level(dir, path, buf);
+	else
+		err = ext2hole_dx_split_node(dir, path, buf);
+	kfree(buf);
+	return err;
+}
+
+/*
+ * Whether a linear directory with no room left in its one block is to be
+ * indexed, as the ext4 driver does: the superblock has dir_index, the
+ * directory is exactly one block long, has no index flag and no index
+ * found bad.
+ */
+static bool ext2hole_dx_indexable(struct inode *dir)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
+
+	return (sbi->s_es->s_feature_compat &
+		cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_DIR_INDEX)) &&
+	       !(ei->i_flags & EXT2HOLE_INDEX_FL) &&
+	       !test_bit(EXT2HOLE_DIR_DX_BAD, &ei->i_dir_state) &&
+	       dir->i_size == ext2hole_chunk_size(dir);
+}
+
+/*
+ * ext2hole_dx_make_indexed - index a one-block directory that is full
+ * @dir: the directory (ext2hole_dx_indexable())
+ *
+ * As the ext4 driver's make_indexed_dir(): the names of block 0 after '.'
+ * and '..' are sorted by hash (the superblock's s_def_hash_version, with
+ * its unsigned-hash flag) and cut in two leaves, appended to the
+ * directory as blocks 1 and 2; block 0 is then rewritten as a dx_root
+ * ('.', '..' covering the rest of the block, the root info and two
+ * entries) and the index flag set.  The leaves are written before the
+ * root that points at them: until then they are duplicates a linear
+ * reader does not see under the directory's lock (after a crash, e2fsck
+ * removes them).
+ *
+ * Return: 0 when indexed, 1 when the directory is left linear (an
+ * unknown default hash, a block 0 not starting with '.' and '..', fewer
+ * than two names, no room on the device), or a negative error.
+ */
+static int ext2hole_dx_make_indexed(struct inode *dir)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	unsigned int version = sbi->s_es->s_def_hash_version;
+	unsigned int bs = ext2hole_chunk_size(dir);
+	struct ext2hole_dir_entry *dot, *dotdot, *de;
+	struct ext2hole_dx_root_info *info;
+	struct ext2hole_dx_countlimit *cl;
+	struct ext2hole_dx_entry *e;
+	struct ext2hole_dx_map *map = NULL;
+	unsigned int n = 0, split, offs;
+	struct page *page;
+	char *buf, *addr;
+	u32 hash;
+	bool ok;
+	int err;
+
+	if (version > EXT2HOLE_DX_HASH_TEA)
+		return 1;
+	buf = kmalloc(2 * bs, GFP_NOFS);
+	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
+			    GFP_NOFS);
+	err = -ENOMEM;
+	if (!buf || !map)
+		goto out;
+	addr = ext2hole_dx_read_block(dir, 0, &page, &ok);
+	if (IS_ERR(addr)) {
+		err = PTR_ERR(addr);
+		goto out;
+	}
+	memcpy(buf, addr, bs);
+	ext2hole_put_dir_page(page);
+	err = -EFSCORRUPTED;
+	if (!ok)
+		goto out;
+
+	err = 1;
+	dot = (struct ext2hole_dir_entry *)buf;
+	if (dot->name_len != 1 || dot->name[0] != '.' || !dot->inode ||
+	    ext2hole_rec_len(dot) >= bs)
+		goto out;
+	dotdot = ext2hole_next_entry(dot);
+	if (dotdot->name_len != 2 || memcmp(dotdot->name, "..", 2) ||
+	    !dotdot->inode)
+		goto out;
+	for (offs = (char *)ext2hole_next_entry(dotdot) - buf; offs < bs;
+	     offs += ext2hole_rec_len(de)) {
+		de = (struct ext2hole_dir_entry *)(buf + offs);
+		if (!de->inode)
+			continue;
+		map[n].offs = offs;
+		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
+		if (ext2hole_dx_hash(de->name, de->name_len,
+				     version + sbi->s_hash_unsigned,
+				     sbi->s_hash_seed, &map[n].hash))
+			goto out;
+		n++;
+	}
+	if (n < 2)
+		goto out;
+	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
+	split = ext2hole_dx_split_point(map, n, &hash);
+
+	/* The two leaves, appended as blocks 1 and 2. */
+	memset(buf + bs, 0, bs);
+	ext2hole_dx_pack(buf, map, split, buf + bs, bs);
+	err = ext2hole_dir_write_block(dir, 1, buf + bs);
+	if (!err) {
+		memset(buf + bs, 0, bs);
+		ext2hole_dx_pack(buf, map + split, n - split, buf + bs, bs);
+		err = ext2hole_dir_write_block(dir, 2, buf + bs);
+	}
+	if (err) {
+		/* Give back what was appended: block 0 is untouched. */
+		loff_t end = dir->i_size;
+
+		if (end > bs) {
+			i_size_write(dir, bs);
+			mark_inode_dirty(dir);
+			ext2hole_write_failed(dir->i_mapping, end);
+		}
+		if (err == -ENOSPC || err == -EDQUOT)
+			err = 1;
+		goto out;
+	}
+
+	/* The root: '.', '..' over the rest of the block, info, entries. */
+	dotdot = (struct ext2hole_dir_entry *)(buf + bs + EXT2HOLE_DIR_REC_LEN(1));
+	memset(buf + bs, 0, bs);
+	memcpy(buf + bs, dot, EXT2HOLE_DIR_REC_LEN(1));
+	((struct ext2hole_dir_entry *)(buf + bs))->rec_len =
+		cpu_to_le16(EXT2HOLE_DIR_REC_LEN(1));
+	memcpy(dotdot, ext2hole_next_entry(dot), EXT2HOLE_DIR_REC_LEN(2));
+	dotdot->rec_len = cpu_to_le16(bs - EXT2HOLE_DIR_REC_LEN(1));
+	info = (struct ext2hole_dx_root_info *)(buf + bs +
+						 EXT2HOLE_DX_ROOT_INFO_OFFS);
+	info->hash_version = version;
+	info->info_length = sizeof(*info);
+	e = (struct ext2hole_dx_entry *)(buf + bs + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	cl = (struct ext2hole_dx_countlimit *)e;
+	cl->limit = cpu_to_le16((bs - EXT2HOLE_DX_ROOT_ENTRIES_OFFS) /
+				sizeof(*e));
+	cl->count = cpu_to_le16(2);
+	e[0].block = cpu_to_le32(1);
+	e[1].hash = cpu_to_le32(hash);
+	e[1].block = cpu_to_le32(2);
+	err = ext2hole_dir_write_block(dir, 0, buf + bs);
+	if (err)
+		goto out;
+	EXT2HOLE_I(dir)->i_flags |= EXT2HOLE_INDEX_FL;
+	mark_inode_dirty(dir);
+	atomic64_inc(&sbi->s_dir_stats.dx_indexed);
+out:
+	kfree(map);
+	kfree(buf);
+	return err;
+}
+
 /*
  * ext2hole_dx_add_link - add an entry to the leaf the index selects
  *
- * The index stays valid: the leaf covers the name's hash.  A full leaf is
- * split once (ext2hole_dx_split()) and the insert tried again.
+ * The index stays valid: the leaf covers the name's hash.  When the leaf
+ * is full, room is made (ext2hole_dx_make_room(): the leaf split, or
+ * first the index grown) and the insert tried again, a few times at most.
  *
  * Return: 0, EXT2HOLE_DX_FULL when there is no room that keeps the index,
  * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
@@ -1229,11 +1586,11 @@ static int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
 			err = ext2hole_dx_insert_leaf(dir,
 					ext2hole_dx_block(path.frame[path.levels - 1].at),
 					child, inode);
-		if (err != EXT2HOLE_DX_FULL || tries) {
+		if (err != EXT2HOLE_DX_FULL || tries >= EXT2HOLE_DX_TRIES) {
 			ext2hole_dx_release(&path);
 			break;
 		}
-		err = ext2hole_dx_split(dir, &path);
+		err = ext2hole_dx_make_room(dir, &path);
 		ext2hole_dx_release(&path);
 		if (err)
 			break;
@@ -1268,12 +1625,13 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 	unsigned int rec_len = 0, name_len = 0;
 	unsigned long n, npages;
 	struct page *page = NULL;
-	bool append = false;
+	bool append = false, indexed = false;
 	char *kaddr = NULL;
 	int err;
 
 	if (namelen > EXT2HOLE_NAME_LEN)
 		return -ENAMETOOLONG;
+again:
 	err = ext2hole_dir_npages(dir, &npages);
 	if (err)
 		return err;
@@ -1282,7 +1640,7 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 		err = ext2hole_dx_add_link(dir, &dentry->d_name, inode);
 		if (err <= 0)
 			return err;
-		/* The leaf is full: linear from now on (no leaf splits). */
+		/* No room that keeps the index: linear from now on. */
 		if (err == EXT2HOLE_DX_FULL)
 			atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_dropped);
 	}
@@ -1301,6 +1659,15 @@ int ext2hole_add_link(struct dentry *dentry, struct inode *inode)
 		de = (struct ext2hole_dir_entry *)kaddr;
 		while ((char *)de <= limit) {
 			if ((char *)de == dir_end) {
+				if (!indexed && ext2hole_dx_indexable(dir)) {
+					unlock_page(page);
+					ext2hole_put_dir_page(page);
+					indexed = true;
+					err = ext2hole_dx_make_indexed(dir);
+					if (err < 0)
+						return err;
+					goto again;
+				}
 				append = true;
 				rec_len = chunk;
 				goto got_it;

@@ -58,6 +58,9 @@ EXT2HOLE_DIR_STAT_ATTR(dx_errors);
 EXT2HOLE_DIR_STAT_ATTR(dx_inserts);
 EXT2HOLE_DIR_STAT_ATTR(dx_splits);
 EXT2HOLE_DIR_STAT_ATTR(dx_dropped);
+EXT2HOLE_DIR_STAT_ATTR(dx_levels);
+EXT2HOLE_DIR_STAT_ATTR(dx_node_splits);
+EXT2HOLE_DIR_STAT_ATTR(dx_indexed);
 
 /* Not a counter: offset is unused, the show method tells them apart. */
 static struct ext2hole_attr ext2hole_attr_mkwrite_policy = {
@@ -86,6 +89,9 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_dx_inserts.attr,
 	&ext2hole_attr_dx_splits.attr,
 	&ext2hole_attr_dx_dropped.attr,
+	&ext2hole_attr_dx_levels.attr,
+	&ext2hole_attr_dx_node_splits.attr,
+	&ext2hole_attr_dx_indexed.attr,
 	&ext2hole_attr_mkwrite_policy.attr,
 	NULL,
 };
