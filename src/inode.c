@@ -601,6 +601,19 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
 }
 
 /*
+ * Where a verified lock-free walk found a hole: the zero pointer @p at
+ * @level, in the indirect block @bh (NULL at level 0: @p is in i_data),
+ * under i_map_seq @seq.  Allocation starts there when i_map_seq has not
+ * moved since, instead of walking the map a second time.
+ */
+struct ext2hole_walk {
+	struct buffer_head *bh;
+	__le32 *p;
+	int level;
+	unsigned int seq;
+};
+
+/*
  * A lookup without i_map_mutex (docs/design.md section 5, "Lock-free
  * lookups").  Every change of a pointer in i_data or in an indirect block
  * reachable from it is made under i_map_mutex inside a write section of
@@ -615,11 +628,12 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
  * when the walk was verified; false when the caller must walk again under
  * i_map_mutex: a change raced, or the walk met a bad pointer or a read
  * error, which the locked walk reports only if it is really in the map.
- * Nothing read here is used before the check.
+ * Nothing read here is used before the check.  A verified hole is also
+ * described in *@w (when given), with a reference on its indirect block.
  */
 static bool ext2hole_lookup_fast(struct inode *inode, const int *offsets,
 				 int depth, unsigned long max, u32 *pblk,
-				 unsigned long *count)
+				 unsigned long *count, struct ext2hole_walk *w)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
@@ -654,9 +668,29 @@ static bool ext2hole_lookup_fast(struct inode *inode, const int *offsets,
 	}
 	*pblk = nr;
 	ok = !read_seqcount_retry(&ei->i_map_seq, seq);
+	if (ok && !nr && w) {
+		/* the caller allocates here if i_map_seq is still @seq */
+		w->bh = bh;
+		bh = NULL;
+		w->p = p;
+		w->level = level;
+		w->seq = seq;
+	}
 out:
 	brelse(bh);
 	return ok;
+}
+
+/*
+ * Map @bh (a page's buffer, or O_DIRECT's pageless one) to the @count
+ * blocks of @inode from @nr; a mapped buffer is never delayed.
+ */
+static void ext2hole_map_run(struct inode *inode, struct buffer_head *bh,
+			     u32 nr, unsigned long count)
+{
+	map_bh(bh, inode->i_sb, nr);
+	clear_buffer_delay(bh);
+	bh->b_size = count << inode->i_blkbits;
 }
 
 /**
@@ -671,7 +705,9 @@ out:
  *
  * An existing block is looked up without i_map_mutex (ext2hole_lookup_fast,
  * whatever @create); the mutex is taken to allocate, or when a change of
- * the map raced with the lookup.  An existing block is mapped with the run
+ * the map raced with the lookup.  Allocation starts where the lock-free
+ * walk found the hole when i_map_seq has not moved since; otherwise the
+ * chain is walked again under the mutex.  An existing block is mapped with the run
  * of blocks after it that are contiguous on disk in the same pointer
  * array, up to b_size (O_DIRECT, readahead); a hole is never part of a
  * run, and a new block is mapped alone.  Every pointer read from disk is
@@ -694,6 +730,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	unsigned int bits = inode->i_blkbits;
 	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
+	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
 	unsigned long newb[4], count, max;
 	int offsets[4], depth, level, n, got, i, err = 0;
 	__le32 *p, *first;
@@ -706,11 +743,10 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	max = min(max_t(unsigned long, bh_result->b_size >> bits, 1),
 		  ext2hole_array_left(inode->i_sb, offsets, depth));
 
-	if (ext2hole_lookup_fast(inode, offsets, depth, max, &nr, &count)) {
+	if (ext2hole_lookup_fast(inode, offsets, depth, max, &nr, &count,
+				 create ? &w : NULL)) {
 		if (nr) {
-			map_bh(bh_result, sb, nr);
-			clear_buffer_delay(bh_result);
-			bh_result->b_size = count << bits;
+			ext2hole_map_run(inode, bh_result, nr, count);
 			return 0;
 		}
 		if (!create)
@@ -719,6 +755,19 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 
 	/* Raced with a change, met damage or a read error, or allocating. */
 	mutex_lock(&ei->i_map_mutex);
+	if (w.p && !read_seqcount_retry(&ei->i_map_seq, w.seq)) {
+		/*
+		 * No pointer changed since the verified walk found the hole
+		 * (every change is made under the mutex we now hold), so it
+		 * is still the hole: allocate from where that walk stopped.
+		 */
+		level = w.level;
+		p = w.p;
+		chain[level] = w.bh;	/* NULL at level 0 */
+		first = level ? (__le32 *)w.bh->b_data : ei->i_data;
+		goto allocate;
+	}
+	brelse(w.bh);
 	first = ei->i_data;
 	p = ei->i_data + offsets[0];
 	for (level = 0; ; level++) {
@@ -744,14 +793,13 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		count = ext2hole_map_run_len(sb, p, nr, max);
 		if (!count)
 			goto bad;
-		map_bh(bh_result, sb, nr);
-		clear_buffer_delay(bh_result);
-		bh_result->b_size = count << bits;
+		ext2hole_map_run(inode, bh_result, nr, count);
 		goto out;
 	}
 	if (!create)
 		goto out;
 
+allocate:
 	/* Allocate the missing indirect blocks and the data block. */
 	n = depth - level;
 	got = 0;
@@ -827,9 +875,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	ei->i_last_logical = iblock;
 	mark_inode_dirty(inode);
 
-	map_bh(bh_result, sb, newb[n - 1]);
-	clear_buffer_delay(bh_result);
-	bh_result->b_size = sb->s_blocksize;
+	ext2hole_map_run(inode, bh_result, newb[n - 1], 1);
 	set_buffer_new(bh_result);
 	clean_bdev_aliases(sb->s_bdev, newb[n - 1], 1);
 out:
