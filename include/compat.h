@@ -30,6 +30,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/buffer_head.h>
+#include <linux/writeback.h>
 
 /* The one place the version is read (checkpatch: both sides are constant). */
 #define EXT2HOLE_SINCE(a, b, c)	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c))
@@ -101,6 +102,11 @@
 #if EXT2HOLE_SINCE(6, 12, 0)
 /* 6.12 API change: write_begin/write_end and block_write_* take folios. */
 #define EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN		1
+/*
+ * wbc_account_cgroup_owner() takes a folio: mainline 6.13, in the 6.12
+ * stable series that Debian packages (6.12.118 has it).
+ */
+#define EXT2HOLE_HAVE_FOLIO_WBC_ACCOUNT		1
 #endif
 
 /*
@@ -322,5 +328,20 @@ static inline vm_fault_t vmf_fs_error(int err)
 #define EXT2HOLE_AOPS_ERROR_REMOVE \
 	.error_remove_page = generic_error_remove_page
 #endif
+
+/*
+ * Account @bytes of @page written by a writeback bio to the cgroup that
+ * owns the page (cgroup writeback).  @page is the page cache page, never
+ * a bounce copy, which belongs to no cgroup.
+ */
+static inline void ext2hole_wbc_account(struct writeback_control *wbc,
+					struct page *page, size_t bytes)
+{
+#ifdef EXT2HOLE_HAVE_FOLIO_WBC_ACCOUNT
+	wbc_account_cgroup_owner(wbc, page_folio(page), bytes);
+#else
+	wbc_account_cgroup_owner(wbc, page, bytes);
+#endif
+}
 
 #endif /* _EXT2HOLE_COMPAT_H */

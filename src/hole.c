@@ -424,54 +424,69 @@ void ext2hole_hole_exit(void)
 	mempool_destroy(ext2hole_bounce_pool);
 }
 
-static void ext2hole_eof_end_io(struct bio *bio)
+/* Completion of a one-buffer write bio: what the kernel's submit_bh() does. */
+static void ext2hole_bh_end_io(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
 
-	mempool_free(bio_first_page_all(bio), ext2hole_bounce_pool);
+	if (unlikely(bio_flagged(bio, BIO_QUIET)))
+		set_bit(BH_Quiet, &bh->b_state);
 	bh->b_end_io(bh, !bio->bi_status);
 	bio_put(bio);
 }
 
+static void ext2hole_eof_end_io(struct bio *bio)
+{
+	mempool_free(bio_first_page_all(bio), ext2hole_bounce_pool);
+	ext2hole_bh_end_io(bio);
+}
+
 /*
- * Submit a buffer locked and marked for async write.  The buffer that
- * straddles @i_size is written from a copy whose bytes past EOF are zero:
- * the page keeps what was stored there through a mapping (G4 zeroes no
- * mapped memory), but the disk keeps ext2's invariant that the tail of the
- * last block is zero, which the kernel's ext2 and ext4 drivers rely on when
- * they extend the file, and a later read of the page shows zeros past EOF.
- * The copy comes from a mempool, so it is never skipped.
+ * Submit a buffer locked and marked for async write, as one bio attributed
+ * to @wbc's cgroup writeback (wbc_init_bio(), and the page's owner
+ * accounted), as the kernel's block_write_full_page() does through
+ * submit_bh_wbc().  The buffer that straddles @i_size is written from a
+ * copy whose bytes past EOF are zero: the page keeps what was stored there
+ * through a mapping (G4 zeroes no mapped memory), but the disk keeps
+ * ext2's invariant that the tail of the last block is zero, which the
+ * kernel's ext2 and ext4 drivers rely on when they extend the file, and a
+ * later read of the page shows zeros past EOF.  The copy comes from a
+ * mempool, so it is never skipped.
  */
 static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
-			       loff_t i_size)
+			       loff_t i_size, struct writeback_control *wbc)
 {
 	loff_t start = page_offset(bh->b_page) + bh_offset(bh);
-	unsigned int valid;
-	struct page *bounce;
+	unsigned int offset = bh_offset(bh);
+	struct page *page = bh->b_page;
+	bio_end_io_t *end_io = ext2hole_bh_end_io;
 	struct bio *bio;
-	char *dst;
 
-	if (i_size <= start || i_size >= start + bh->b_size)
-		goto plain;
-	/* GFP_NOIO may sleep: mempool_alloc() then never returns NULL */
-	bounce = mempool_alloc(ext2hole_bounce_pool, GFP_NOIO);
-	valid = i_size - start;
-	dst = kmap_local_page(bounce);
-	memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);
-	memset(dst + valid, 0, bh->b_size - valid);
-	kunmap_local(dst);
+	if (i_size > start && i_size < start + bh->b_size) {
+		unsigned int valid = i_size - start;
+		char *dst;
+
+		/* GFP_NOIO may sleep: mempool_alloc() then never returns NULL */
+		page = mempool_alloc(ext2hole_bounce_pool, GFP_NOIO);
+		offset = 0;
+		end_io = ext2hole_eof_end_io;
+		dst = kmap_local_page(page);
+		memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);
+		memset(dst + valid, 0, bh->b_size - valid);
+		kunmap_local(dst);
+	}
 
 	if (test_set_buffer_req(bh))
 		clear_buffer_write_io_error(bh);
+	/* GFP_NOIO may sleep: the bioset's mempool never returns NULL */
 	bio = bio_alloc(bh->b_bdev, 1, opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = bh->b_blocknr * (bh->b_size >> 9);
-	__bio_add_page(bio, bounce, bh->b_size, 0);	/* a fresh 1-vec bio */
-	bio->bi_end_io = ext2hole_eof_end_io;
+	__bio_add_page(bio, page, bh->b_size, offset);	/* a fresh 1-vec bio */
+	bio->bi_end_io = end_io;
 	bio->bi_private = bh;
+	wbc_init_bio(wbc, bio);
+	ext2hole_wbc_account(wbc, bh->b_page, bh->b_size);
 	submit_bio(bio);
-	return;
-plain:
-	submit_bh(opf, bh);
 }
 
 /*
@@ -559,9 +574,13 @@ static bool ext2hole_page_whole(struct page *page, loff_t i_size)
 	return true;
 }
 
-/* Append a whole page (see above) to the context's bio, starting a new one as needed. */
+/*
+ * Append a whole page (see above) to the context's bio, starting a new one
+ * as needed; each bio and page is attributed to @wbc's cgroup writeback.
+ */
 static void ext2hole_wb_add_page(struct ext2hole_wb_ctx *ctx,
-				 struct page *page, blk_opf_t opf)
+				 struct page *page, blk_opf_t opf,
+				 struct writeback_control *wbc)
 {
 	struct buffer_head *head = page_buffers(page), *bh = head;
 	sector_t sector = head->b_blocknr * (head->b_size >> 9);
@@ -584,8 +603,10 @@ static void ext2hole_wb_add_page(struct ext2hole_wb_ctx *ctx,
 	ctx->bio = bio_alloc(bdev, BIO_MAX_VECS, opf, GFP_NOIO);
 	ctx->bio->bi_iter.bi_sector = sector;
 	ctx->bio->bi_end_io = ext2hole_wb_end_io;
+	wbc_init_bio(wbc, ctx->bio);
 	__bio_add_page(ctx->bio, page, PAGE_SIZE, 0);	/* a fresh bio */
 added:
+	ext2hole_wbc_account(wbc, page, PAGE_SIZE);
 	ctx->next_sector = sector + (PAGE_SIZE >> 9);
 	atomic64_inc(&ctx->st->pages_bio);
 }
@@ -706,7 +727,7 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 	set_page_writeback(page);
 	if (!redirty && ext2hole_page_whole(page, i_size)) {
 		/* every buffer of the page, in one segment of the context's bio */
-		ext2hole_wb_add_page(ctx, page, write_flags);
+		ext2hole_wb_add_page(ctx, page, write_flags, wbc);
 		nr_underway = PAGE_SIZE >> inode->i_blkbits;
 	} else {
 		do {
@@ -715,7 +736,7 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 			if (buffer_async_write(bh)) {
 				/* the pages before this one go first */
 				ext2hole_wb_submit(ctx);
-				ext2hole_submit_bh(bh, write_flags, i_size);
+				ext2hole_submit_bh(bh, write_flags, i_size, wbc);
 				nr_underway++;
 			}
 			bh = next;

@@ -1266,6 +1266,11 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_maxbytes = ext2hole_max_size(sb->s_blocksize_bits);
 	sb->s_max_links = 32000;
 	sb->s_export_op = &ext2hole_export_ops;
+	/*
+	 * cgroup writeback: every data bio of writeback is attributed with
+	 * wbc_init_bio() and the pages' owners accounted (src/hole.c).
+	 */
+	sb->s_iflags |= SB_I_CGROUPWB;
 	ext2hole_setup_times(sb, es);
 	ext2hole_setup_hash(sb, es);
 	memcpy(&sb->s_uuid, es->s_uuid, sizeof(es->s_uuid));
