@@ -13,7 +13,13 @@
 # Per figure and target: min, median and max over the repetitions.  Ratios
 # are speeds relative to a baseline (above 1: faster than it): median over
 # median, with the spread [worst, best] = [min/max, max/min] of the two
-# (for latencies, figures named *_us, baseline over target).
+# (for latencies, figures named *_us, baseline over target).  Paired
+# ratios (a second table): the repetitions are interleaved, so repetition
+# i of two targets ran close together; the ratio of each such pair, median
+# [min-max] over the repetitions.  alloc against noalloc is the A/A
+# control on the figures where both policies run the same code (buffered
+# I/O, metadata: everything but mmap.* and trunc.*): how far apart two
+# identical targets come out on this host.
 set -euo pipefail
 
 md=0 check=0 dat=''
@@ -47,6 +53,22 @@ function stats(f, t,    k, n, i, j, v, a) {
 	lo = a[1]; hi = a[n]
 	med = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# paired(f, t, b): speed of t relative to b per repetition, "median [min-max]"
+function paired(f, t, b,    r, n, i, j, v, x, a) {
+	n = 0
+	for (r in reps)
+		if ((f, t, r) in rv && (f, b, r) in rv) {
+			x = (f ~ /_us$/) ? rv[f, b, r] / rv[f, t, r] : rv[f, t, r] / rv[f, b, r]
+			a[++n] = x
+		}
+	if (!n) return "n/a"
+	for (i = 2; i <= n; i++) {
+		v = a[i]
+		for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
+		a[j + 1] = v
+	}
+	return sprintf("%.2f [%.2f-%.2f]", (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n])
+}
 # ratio(f, t, b): speed of t relative to b, "median [worst-best]"
 function ratio(f, t, b,    tl, tm, th, bl, bm, bh) {
 	if (!cnt[f, t] || !cnt[f, b]) return "n/a"
@@ -69,6 +91,8 @@ NF == 4 {
 	if (!(t in tseen)) { tseen[t] = 1 }
 	cnt[f, t]++
 	val[f, t, cnt[f, t]] = $4
+	rv[f, t, $1] = $4
+	reps[$1] = 1
 	if (!isnum($4) || $4 + 0 <= 0) bad = bad sprintf("  %s %s rep %s: not a positive number: %s\n", t, f, $1, $4)
 	next
 }
@@ -96,6 +120,17 @@ END {
 			printf " %s | %s | %s |\n", ratio(f, "alloc", "ext2stock"),
 				ratio(f, "noalloc", "ext2stock"), ratio(f, "alloc", "ext4")
 		}
+		print ""
+		print "Paired ratios: per repetition, median [min-max]; alloc vs noalloc is the A/A control where both run the same code (all but `mmap.*`, `trunc.*`)."
+		print ""
+		print "| figure | alloc vs ext2stock | noalloc vs ext2stock | alloc vs ext4 | alloc vs noalloc |"
+		print "|---|---|---|---|---|"
+		for (i = 1; i <= nf; i++) {
+			f = figs[i]
+			printf "| %s | %s | %s | %s | %s |\n", f, paired(f, "alloc", "ext2stock"),
+				paired(f, "noalloc", "ext2stock"), paired(f, "alloc", "ext4"),
+				paired(f, "alloc", "noalloc")
+		}
 	} else {
 		printf "%-26s %-9s %3s %10s %10s %10s  %-20s %-20s\n", "figure", "target", "n",
 			"min", "median", "max", "vs ext2stock", "vs ext4"
@@ -108,6 +143,15 @@ END {
 				printf "%-26s %-9s %3d %10s %10s %10s  %-20s %-20s\n", f, t, cnt[f, t],
 					fmt(lo), fmt(med), fmt(hi), ratio(f, t, "ext2stock"), ratio(f, t, "ext4")
 			}
+		}
+		printf "\n# paired ratios, per repetition: median [min-max]\n"
+		printf "%-26s %-20s %-20s %-20s %-20s\n", "figure", "alloc/ext2stock",
+			"noalloc/ext2stock", "alloc/ext4", "alloc/noalloc (A/A)"
+		for (i = 1; i <= nf; i++) {
+			f = figs[i]
+			printf "%-26s %-20s %-20s %-20s %-20s\n", f, paired(f, "alloc", "ext2stock"),
+				paired(f, "noalloc", "ext2stock"), paired(f, "alloc", "ext4"),
+				paired(f, "alloc", "noalloc")
 		}
 	}
 	if (dat != "") {
