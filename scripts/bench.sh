@@ -17,7 +17,9 @@
 # extgap trunc meta fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
 # ext2stock ext4 tmpfs), EXT2HOLE_BENCH_PROBES=1 (count the calls of
 # ext2hole_get_block and ext2hole_data_blocks_valid per workload with
-# kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
+# kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_MKFS (more mke2fs
+# options for the disk images, e.g. "-O ^dir_index"),
+# EXT2HOLE_BENCH_FIO_MB ... (tests/suites/bench.host).
 # Speed is reported, never asserted: the exit status says whether every
 # workload ran and every figure came out.
 set -euo pipefail
