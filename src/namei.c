@@ -319,6 +319,57 @@ static int ext2hole_rmdir(struct inode *dir, struct dentry *dentry)
 }
 
 /*
+ * ext2hole_refind_entry - find a renamed inode's old entry after the add
+ * @dir: the directory that holds both names
+ * @old: the old name; it still refers to the inode being renamed
+ * @new: the new name, added to @dir just now
+ * @page: where the old entry's page is returned
+ *
+ * The name was found before the add under the same i_rwsem, so failing
+ * to find it now means an I/O error or damage found on the way.  The new
+ * entry is then removed again, so that the inode keeps exactly one name
+ * and its link count stays right.
+ *
+ * Return: the old entry (release *@page), or an ERR_PTR.
+ */
+static struct ext2hole_dir_entry *
+ext2hole_refind_entry(struct inode *dir, struct dentry *old,
+		      struct dentry *new, struct page **page)
+{
+	struct inode *inode = d_inode(old);
+	struct ext2hole_dir_entry *de;
+	struct page *npage;
+	int err;
+
+	de = ext2hole_find_entry(dir, &old->d_name, page);
+	if (!IS_ERR(de)) {
+		if (likely(le32_to_cpu(de->inode) == inode->i_ino))
+			return de;
+		ext2hole_error(dir->i_sb,
+			       "directory #%lu: entry '%pd' changed under us (%u, not %lu)",
+			       dir->i_ino, old, le32_to_cpu(de->inode),
+			       inode->i_ino);
+		ext2hole_put_dir_page(*page);
+		de = ERR_PTR(-EFSCORRUPTED);
+	}
+	*page = NULL;
+	/* undo the add: the rename fails as a whole */
+	err = PTR_ERR(de);
+	de = ext2hole_find_entry(dir, &new->d_name, &npage);
+	if (IS_ERR(de) || le32_to_cpu(de->inode) != inode->i_ino ||
+	    ext2hole_delete_entry(de, npage)) {
+		ext2hole_error(dir->i_sb,
+			       "directory #%lu: rename of inode %lu left both '%pd' and '%pd'",
+			       dir->i_ino, inode->i_ino, old, new);
+		if (!IS_ERR(de))
+			ext2hole_put_dir_page(npage);
+		return ERR_PTR(err);
+	}
+	ext2hole_put_dir_page(npage);
+	return ERR_PTR(err);
+}
+
+/*
  * ext2hole_exchange - RENAME_EXCHANGE: swap what two existing names point to
  *
  * Everything that can fail on a corrupt directory (finding both entries,
@@ -479,11 +530,33 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 			ext2hole_drop_nlink(new_inode);	/* its '.' */
 		ext2hole_dec_count(new_inode);
 	} else {
+		/*
+		 * Adding a name to an indexed directory can move the entries
+		 * already there: a full leaf is split and repacked, a block 0
+		 * that becomes a dx_root hands its entries to new leaves.  So
+		 * no position in the directory that gains the name is held
+		 * across the add; the old name is looked up again after it.
+		 */
+		if (old_dir == new_dir) {
+			ext2hole_put_dir_page(old_page);
+			old_page = NULL;
+		}
 		err = ext2hole_add_link(new_dentry, old_inode);
 		if (err)
 			goto out_dir;
 		if (is_dir)
 			ext2hole_inc_count(new_dir);
+		if (!old_page) {
+			old_de = ext2hole_refind_entry(old_dir, old_dentry,
+						       new_dentry, &old_page);
+			if (IS_ERR(old_de)) {
+				err = PTR_ERR(old_de);
+				old_page = NULL;
+				if (is_dir)
+					ext2hole_dec_count(new_dir);
+				goto out_dir;
+			}
+		}
 	}
 
 	/* Like stock ext2: a rename changes the moved inode's ctime. */
@@ -505,7 +578,8 @@ out_dir:
 	if (dir_page)
 		ext2hole_put_dir_page(dir_page);
 out_old:
-	ext2hole_put_dir_page(old_page);
+	if (old_page)
+		ext2hole_put_dir_page(old_page);
 	return err;
 }
 

@@ -1110,6 +1110,14 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		goto failed;
 	}
 	err = ext2hole_check_features(sb, es, fc->sb_flags & SB_RDONLY);
+	/*
+	 * A read-write mount refused for a read-only-compatible feature is
+	 * -EINVAL, as in stock ext2 and the ext4 driver: mount(8) takes
+	 * -EROFS for write-protected media and silently retries read-only.
+	 * (A refused remount to read-write stays -EROFS, as in both.)
+	 */
+	if (err == -EROFS)
+		err = -EINVAL;
 	if (err)
 		goto failed;
 	err = -EINVAL;
