@@ -19,7 +19,13 @@
  *   - FIEMAP over the page must have an extent holding O.
  * The byte was stored before the questions, so no answer may depend on
  * where writeback is.  Pacing the writer page by page puts every page's
- * allocation under a burst of questions.  After the round, fsync and one
+ * allocation under a burst of questions.  The two threads are pinned to
+ * two different CPUs (when there are two): left to the scheduler, they
+ * often share one CPU, where a question is not interrupted by the
+ * writeback it races with.  Under TCG on the unfixed code, rounds with
+ * both threads pinned to one CPU gave no wrong answer at all (even with
+ * preempt=full), the threads left free gave them in some runs only, and
+ * pinned apart in every run.  After the round, fsync and one
  * more pass.  Rounds go on until SECONDS (default 4) have passed, checked
  * before each page too, or ROUNDS (default 1000) are done.  The layout
  * replays from the seed; the interleaving cannot.
@@ -36,6 +42,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -66,8 +73,32 @@ static pthread_barrier_t go;
 static int wfd;
 static off_t wpos;
 static atomic_int wdone;
+static cpu_set_t all_cpus;	/* where we may run */
+static int npinned;		/* CPUs the threads are pinned to: 2, or 0 */
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* The main thread on the first CPU we may use, @th on the second. */
+static void place(pthread_t th)
+{
+	cpu_set_t me, it;
+	int cpu, n = 0;
+
+	CPU_ZERO(&me);
+	CPU_ZERO(&it);
+	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++) {
+		if (CPU_ISSET(cpu, &all_cpus))
+			CPU_SET(cpu, n++ ? &it : &me);
+	}
+	if (n < 2)
+		return;
+	errno = 0;
+	if (pthread_setaffinity_np(pthread_self(), sizeof(me), &me) ||
+	    pthread_setaffinity_np(th, sizeof(it), &it))
+		die("pthread_setaffinity_np");
+	npinned = 2;
+}
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -217,6 +248,7 @@ int main(int argc, char **argv)
 {
 	uint64_t seed = (uint64_t)time(NULL);
 	long pages = 256, rounds = 1000, round, i, stored = 0;
+
 	int seconds = 4, opt;
 	pthread_t th;
 	time_t t0;
@@ -254,9 +286,14 @@ usage:
 		fiemap_flags = FIEMAP_FLAG_SYNC;
 		printf("seekrace: note - FIEMAP does not show a dirty page without a block here; FIEMAP is asked with FIEMAP_FLAG_SYNC\n");
 	}
+	if (sched_getaffinity(0, sizeof(all_cpus), &all_cpus) < 0)
+		die("sched_getaffinity");
 	if (pthread_barrier_init(&go, NULL, 2) ||
 	    pthread_create(&th, NULL, writer, NULL))
 		die("pthread");
+	place(th);
+	if (!npinned)
+		printf("seekrace: note - one CPU: the threads share it\n");
 
 	t0 = time(NULL);
 	for (round = 0; round < rounds; round++) {
