@@ -183,7 +183,7 @@ static void ext2hole_iomap_cached(struct iomap *iomap, pgoff_t cached)
  * block into the map, then moves the page from dirty to writeback.  Read
  * in the other order (the map, then the dirty tag), a page caught in
  * between shows a hole in the map and no dirty tag, and a byte stored
- * before the call is reported as a hole (issue 30).  So the page cache's
+ * before the call is reported as a hole.  So the page cache's
  * DIRTY and WRITEBACK tags are read first, in one snapshot, and the map
  * after.  A page with data the snapshot saw neither dirty nor under
  * writeback had its blocks in the map before the snapshot, because

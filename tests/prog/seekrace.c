@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seekrace - SEEK_DATA, SEEK_HOLE and FIEMAP while writeback allocates
- * the data they are asked about (issue 30).
+ * the data they are asked about.
  *
  *   seekrace DIR [-s SEED] [-p PAGES] [-r ROUNDS] [-t SECONDS]
  *
