@@ -24,6 +24,7 @@
 #include <linux/rwsem.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include "compat.h"
 #include "ext2hole_fs.h"
 #include "hole.h"
@@ -146,6 +147,13 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  * @i_map_seq: bumped, under i_map_mutex, around every change of a block
  *	pointer in i_data or an indirect block; lock-free lookups check it
  *	(docs/design.md section 5)
+ * @i_pending: data blocks allocated for the page cache whose data has not
+ *	reached disk yet (logical block -> xa_mk_value(physical block)): set
+ *	under i_map_mutex before such a block enters the map, cleared when a
+ *	writeback bio of it completes without error (interrupt context: an
+ *	XA_FLAGS_LOCK_IRQ array) and when the block is freed; O_DIRECT reads
+ *	read them as holes (docs/design.md section 5, "Blocks whose data is
+ *	not on disk yet")
  * @i_last_alloc: physical block allocated last, the goal for the next one
  * @i_last_logical: logical block allocated last (sequential-write detection)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
@@ -169,6 +177,7 @@ struct ext2hole_inode_info {
 	struct timespec64 i_crtime;
 	struct mutex i_map_mutex;
 	seqcount_mutex_t i_map_seq;
+	struct xarray i_pending;
 	struct rw_semaphore i_xattr_sem;
 #ifdef CONFIG_QUOTA
 	ext2hole_dquot_ptr i_dquot[MAXQUOTAS];
@@ -301,6 +310,8 @@ int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2hole_evict_inode(struct inode *inode);
 int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		       struct buffer_head *bh_result, int create);
+int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
+				struct buffer_head *bh_result, int create);
 int ext2hole_setsize(struct inode *inode, loff_t newsize);
 int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		     struct iattr *iattr);

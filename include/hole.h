@@ -41,6 +41,7 @@ struct ext2hole_hole_stats {
 	atomic64_t writeback_errors;	/* write_full_page errors */
 	atomic64_t bios_submitted;	/* write bios of writeback, every path */
 	atomic64_t pages_bio;		/* pages written whole, in a multi-block bio */
+	atomic64_t dio_pending;		/* O_DIRECT read mappings cut at a block whose data is not on disk yet */
 };
 
 /* hole.c */
@@ -66,5 +67,14 @@ int ext2hole_writepages(struct address_space *mapping,
  * an inode lives on, so that the hole API needs no knowledge of sb_info.
  */
 struct ext2hole_hole_stats *ext2hole_hole_stats(struct super_block *sb);
+
+/*
+ * Provided by the filesystem (inode.c): the write bio of @bh, a buffer of
+ * a page under writeback, completed without error, so its block now holds
+ * the file's data.  Called from bio completion (any context, interrupts
+ * included) before the buffer's b_end_io, so the page is still under
+ * writeback: its mapping and inode are stable.
+ */
+void ext2hole_hole_written(struct buffer_head *bh);
 
 #endif /* _EXT2HOLE_HOLE_H */

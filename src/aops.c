@@ -195,6 +195,11 @@ static sector_t ext2hole_bmap(struct address_space *mapping, sector_t block)
  * writes inside i_size, stay direct: no page straddles the old EOF.
  * Growth by direct I/O never waits for other direct I/O.
  *
+ * Reads map through ext2hole_get_block_dio_read(): a block allocated for
+ * data that is still only in the page cache (page_mkwrite under
+ * mkwrite=alloc, write_begin, delayed allocation at writeback) reads as
+ * the hole it was, never as what the disk holds there.
+ *
  * Return: bytes done, 0 to fall back to buffered I/O, or a negative errno.
  */
 static ssize_t ext2hole_direct_IO(struct kiocb *iocb, struct iov_iter *iter)
@@ -212,7 +217,10 @@ static ssize_t ext2hole_direct_IO(struct kiocb *iocb, struct iov_iter *iter)
 			return -EAGAIN;
 		return 0;
 	}
-	ret = blockdev_direct_IO(iocb, inode, iter, ext2hole_get_block);
+	ret = blockdev_direct_IO(iocb, inode, iter,
+				 iov_iter_rw(iter) == READ ?
+				 ext2hole_get_block_dio_read :
+				 ext2hole_get_block);
 	if (ret < 0 && iov_iter_rw(iter) == WRITE)
 		ext2hole_write_failed(mapping, offset + count);
 	return ret;

@@ -424,13 +424,18 @@ void ext2hole_hole_exit(void)
 	mempool_destroy(ext2hole_bounce_pool);
 }
 
-/* Completion of a one-buffer write bio: what the kernel's submit_bh() does. */
+/*
+ * Completion of a one-buffer write bio: what the kernel's submit_bh() does,
+ * after telling the filesystem that the block holds its data now.
+ */
 static void ext2hole_bh_end_io(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
 
 	if (unlikely(bio_flagged(bio, BIO_QUIET)))
 		set_bit(BH_Quiet, &bh->b_state);
+	if (!bio->bi_status)
+		ext2hole_hole_written(bh);
 	bh->b_end_io(bh, !bio->bi_status);
 	bio_put(bio);
 }
@@ -535,8 +540,12 @@ static void ext2hole_wb_end_io(struct bio *bio)
 			do {
 				bhs[n++] = bh;
 			} while ((bh = bh->b_this_page) != head);
-			for (k = 0; k < n; k++)
+			for (k = 0; k < n; k++) {
+				/* before b_end_io: the page is under writeback */
+				if (uptodate)
+					ext2hole_hole_written(bhs[k]);
 				bhs[k]->b_end_io(bhs[k], uptodate);
+			}
 		}
 	}
 	bio_put(bio);

@@ -693,6 +693,76 @@ static void ext2hole_map_run(struct inode *inode, struct buffer_head *bh,
 	bh->b_size = count << inode->i_blkbits;
 }
 
+/*
+ * Blocks whose data is not on disk yet (docs/design.md section 5).  A data
+ * block allocated for the page cache (write_begin, page_mkwrite under
+ * mkwrite=alloc, a delayed buffer at writeback) enters the map before its
+ * data reaches it: the disk still holds what the block's previous owner
+ * wrote there until the writeback bio completes.  Such a block is recorded
+ * in i_pending before the pointer to it is stored, and forgotten when a
+ * write of it completes without error (ext2hole_hole_written) or when it is
+ * freed.  An O_DIRECT read maps it as a hole (ext2hole_get_block_dio_read).
+ */
+static int ext2hole_pending_add(struct inode *inode, sector_t iblock,
+				unsigned long pblk)
+{
+	/*
+	 * Never fails for want of memory, as ext4's extent status tree: a
+	 * writeback that maps a delayed buffer must not fail with ENOMEM.
+	 */
+	return xa_err(xa_store_irq(&EXT2HOLE_I(inode)->i_pending, iblock,
+				   xa_mk_value(pblk), GFP_NOFS | __GFP_NOFAIL));
+}
+
+/*
+ * Forget the pending blocks in logical blocks [@first, @end): they were
+ * freed.  Under i_map_mutex, after their pointers were cleared.
+ */
+static void ext2hole_pending_forget(struct inode *inode, u64 first, u64 end)
+{
+	struct xarray *xa = &EXT2HOLE_I(inode)->i_pending;
+	unsigned long last = min_t(u64, end - 1, ULONG_MAX);
+	XA_STATE(xas, xa, first);
+	unsigned int n = 0;
+	unsigned long flags;
+	void *entry;
+
+	if (first > ULONG_MAX || xa_empty(xa))
+		return;
+	xas_lock_irqsave(&xas, flags);
+	xas_for_each(&xas, entry, last) {
+		xas_store(&xas, NULL);
+		if (++n % XA_CHECK_SCHED)
+			continue;
+		/* interrupts stay off for one batch only */
+		xas_pause(&xas);
+		xas_unlock_irqrestore(&xas, flags);
+		cond_resched();
+		xas_lock_irqsave(&xas, flags);
+	}
+	xas_unlock_irqrestore(&xas, flags);
+}
+
+/* See include/hole.h.  Interrupt context: nothing here sleeps. */
+void ext2hole_hole_written(struct buffer_head *bh)
+{
+	struct page *page = bh->b_page;
+	struct inode *inode = page->mapping->host;
+	struct xarray *xa = &EXT2HOLE_I(inode)->i_pending;
+	void *entry = xa_mk_value(bh->b_blocknr);
+	unsigned long index, flags;
+
+	index = ((unsigned long)page->index << (PAGE_SHIFT - inode->i_blkbits)) +
+		(bh_offset(bh) >> inode->i_blkbits);
+	/* the usual case, a block that was never pending: no lock */
+	if (xa_load(xa, index) != entry)
+		return;
+	xa_lock_irqsave(xa, flags);
+	/* only that block: never an entry of a later allocation */
+	__xa_cmpxchg(xa, index, entry, NULL, GFP_ATOMIC);
+	xa_unlock_irqrestore(xa, flags);
+}
+
 /**
  * ext2hole_get_block - map (and with @create allocate) a logical block
  * @inode: the inode
@@ -733,6 +803,7 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
 	unsigned long newb[4], count, max;
 	int offsets[4], depth, level, n, got, i, err = 0;
+	bool pending;
 	__le32 *p, *first;
 	u32 nr = 0;
 
@@ -833,6 +904,22 @@ allocate:
 		}
 	}
 
+	/*
+	 * A data block for the page cache holds its data only there until
+	 * writeback: pending from before the store that maps it, so that a
+	 * lookup that sees the pointer sees the entry too (the store's write
+	 * section orders them; ext2hole_get_block_dio_read()).
+	 */
+	pending = create == 1 && bh_result->b_page && S_ISREG(inode->i_mode);
+	if (pending) {
+		err = ext2hole_pending_add(inode, iblock, newb[n - 1]);
+		if (err) {
+			for (i = 0; i < n; i++)
+				ext2hole_free_blocks(inode, newb[i], 1);
+			goto out;
+		}
+	}
+
 	/* Build the new branch bottom-up; splice it in last. */
 	for (i = 1; i < n; i++) {
 		struct buffer_head *ibh = sb_getblk(sb, newb[i - 1]);
@@ -845,6 +932,8 @@ allocate:
 				if (ibh)
 					ext2hole_forget_meta(ibh);
 			}
+			if (pending)
+				xa_erase_irq(&ei->i_pending, iblock);
 			for (j = 0; j < n; j++)
 				ext2hole_free_blocks(inode, newb[j], 1);
 			err = -ENOMEM;
@@ -889,6 +978,55 @@ bad:
 		       inode->i_ino, nr, (u64)iblock, level);
 	err = -EFSCORRUPTED;
 	goto out;
+}
+
+/**
+ * ext2hole_get_block_dio_read - get_block of O_DIRECT reads
+ * @inode: the inode
+ * @iblock: logical block number
+ * @bh_result: as for ext2hole_get_block()
+ * @create: 0 (reads never allocate)
+ *
+ * ext2hole_get_block(), except that a block whose data is not on disk yet
+ * (i_pending) is a hole: the mapped run ends before the first such block,
+ * and when it is the first one the result is unmapped, which the direct
+ * I/O code fills with zeros.  That is what the block held for the file
+ * before its data was stored (a hole, read as zeros); what the disk holds
+ * there is its previous owner's.  The direct I/O code wrote the range back
+ * before it maps it, so what is pending here was allocated since (a store
+ * through a mapping, or the user pages of this very read being faulted in),
+ * or its write failed.
+ *
+ * Ordering: ext2hole_get_block() saw the pointer either under i_map_mutex,
+ * after the allocator's store to i_pending under the same mutex, or in a
+ * lock-free walk; the allocator stores to i_pending (released by the xa
+ * lock) before the write section of the pointer store (smp_wmb), and the
+ * smp_rmb() below orders the walk's reads before the i_pending lookup.  A
+ * reader that saw the pointer therefore sees the entry, unless a completed
+ * write cleared it: then the data is on disk.
+ *
+ * Return: as ext2hole_get_block().
+ */
+int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
+				struct buffer_head *bh_result, int create)
+{
+	struct xarray *xa = &EXT2HOLE_I(inode)->i_pending;
+	unsigned long index = iblock, last;
+	int err;
+
+	err = ext2hole_get_block(inode, iblock, bh_result, create);
+	if (err || create || !buffer_mapped(bh_result))
+		return err;
+	smp_rmb();	/* the map's pointers before i_pending: see above */
+	last = iblock + (bh_result->b_size >> inode->i_blkbits) - 1;
+	if (!xa_find(xa, &index, last, XA_PRESENT))
+		return 0;
+	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->dio_pending);
+	if (index == iblock)
+		clear_buffer_mapped(bh_result);
+	else
+		bh_result->b_size = (index - iblock) << inode->i_blkbits;
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1037,6 +1175,8 @@ void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 			     EXT2HOLE_NDIR_BLOCKS + apb + apb * apb, cut, end,
 			     &run, &dirty);
 	ext2hole_run_flush(inode, &run);
+	/* after the pointers: a walk that read one may still find the entry */
+	ext2hole_pending_forget(inode, cut, end);
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
 	mutex_unlock(&ei->i_map_mutex);
@@ -1193,6 +1333,8 @@ void ext2hole_evict_inode(struct inode *inode)
 			   !sb_rdonly(sb);
 
 	truncate_inode_pages_final(&inode->i_data);
+	/* no writeback left to complete (ext2hole_hole_written) */
+	xa_destroy(&EXT2HOLE_I(inode)->i_pending);
 
 	/* A deleted inode gives its blocks and itself back to its quota. */
 	if (want_delete)

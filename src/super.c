@@ -229,6 +229,8 @@ static void ext2hole_inode_init_once(void *foo)
 
 	mutex_init(&ei->i_map_mutex);
 	seqcount_mutex_init(&ei->i_map_seq, &ei->i_map_mutex);
+	/* emptied by evict (xa_destroy), so it is empty again when reused */
+	xa_init_flags(&ei->i_pending, XA_FLAGS_LOCK_IRQ);
 	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }

@@ -9,6 +9,15 @@
  *   ioerr mmap-msync FILE CMD    ftruncate to 64 KiB, store through a
  *                                shared mapping into every page, run CMD,
  *                                msync(MS_SYNC): must fail with EIO
+ *   ioerr mmap-dio FILE CMD      write 64 KiB of 0x5A to FILE.old, fsync,
+ *                                unlink it (its blocks go back free with
+ *                                those bytes on disk, and FILE, created
+ *                                next by this process, takes them), then
+ *                                as mmap-msync; then O_DIRECT reads of
+ *                                FILE, whose writes failed: no byte may be
+ *                                0x5A (issue 28: the blocks are still
+ *                                pending); prints STALE when one is, else
+ *                                msync's result
  *   ioerr mkwrite FILE OFF CMD   map FILE shared, read-fault the page at
  *                                OFF, run CMD (makes a metadata read fail),
  *                                store into that page: prints SIGBUS if the
@@ -31,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define IOERR_LEN	(64 * 1024)
@@ -105,13 +115,68 @@ static int wb_fsync(const char *file, const char *cmd)
 	return 0;
 }
 
-static int mmap_msync(const char *file, const char *cmd)
+/*
+ * mmap-dio: a deleted file's bytes on the blocks FILE gets; after a
+ * failed msync, O_DIRECT reads of FILE (the first may return the
+ * writeback error) must not show them.
+ */
+static int stale_after_error(const char *file)
+{
+	unsigned char *buf;
+	int fd, i, stale = 0, tries;
+	long k;
+
+	fd = open(file, O_RDONLY | O_DIRECT);
+	if (fd < 0 || posix_memalign((void **)&buf, 4096, IOERR_LEN))
+		setup_fail("open O_DIRECT");
+	for (tries = 0; tries < 2; tries++) {
+		ssize_t got = pread(fd, buf, IOERR_LEN, 0);
+
+		printf("ioerr: O_DIRECT read %d: %s\n", tries + 1,
+		       got < 0 ? strerror(errno) : "ok");
+		if (got == IOERR_LEN)
+			break;
+	}
+	if (tries == 2)
+		setup_fail("O_DIRECT read");
+	for (k = 0; k < IOERR_LEN; k++)
+		stale += buf[k] == 0x5A;
+	for (i = 0; i < IOERR_LEN / 1024; i++)
+		printf("%c", buf[i * 1024] == 0x5A ? 'S' : buf[i * 1024] ? 'c' : '0');
+	printf(" (per 1 KiB block: S deleted file's bytes, c the store, 0 zero)\n");
+	printf("ioerr: %d bytes of the deleted file read by O_DIRECT\n", stale);
+	close(fd);
+	free(buf);
+	return stale;
+}
+
+static void make_stale(const char *file)
+{
+	char old[4096], *buf = malloc(IOERR_LEN);
+	int fd;
+
+	snprintf(old, sizeof(old), "%s.old", file);
+	fd = open(old, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || !buf)
+		setup_fail("open old");
+	memset(buf, 0x5A, IOERR_LEN);
+	if (pwrite(fd, buf, IOERR_LEN, 0) != IOERR_LEN || fsync(fd))
+		setup_fail("write old");
+	close(fd);
+	if (unlink(old))
+		setup_fail("unlink old");
+	free(buf);
+}
+
+static int mmap_msync(const char *file, const char *cmd, int dio)
 {
 	volatile char *p;
 	volatile int err = 0;
 	int fd;
 	long i;
 
+	if (dio)
+		make_stale(file);
 	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		setup_fail("open");
@@ -136,7 +201,10 @@ static int mmap_msync(const char *file, const char *cmd)
 	}
 	munmap((void *)p, IOERR_LEN);
 	close(fd);
-	result(err);
+	if (dio && stale_after_error(file))
+		printf("ioerr: STALE\n");
+	else
+		result(err);
 	return 0;
 }
 
@@ -212,12 +280,14 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "wb-fsync"))
 		return wb_fsync(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "mmap-msync"))
-		return mmap_msync(argv[2], argv[3]);
+		return mmap_msync(argv[2], argv[3], 0);
+	if (argc == 4 && !strcmp(argv[1], "mmap-dio"))
+		return mmap_msync(argv[2], argv[3], 1);
 	if (argc == 5 && !strcmp(argv[1], "mkwrite"))
 		return mkwrite(argv[2], strtol(argv[3], NULL, 0), argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "fill"))
 		return fill(argv[2], strtol(argv[3], NULL, 0),
 			    strtol(argv[4], NULL, 0), argv[5]);
-	fprintf(stderr, "usage: ioerr wb-fsync FILE CMD | mmap-msync FILE CMD | mkwrite FILE OFF CMD | fill FILE OFF LEN CMD\n");
+	fprintf(stderr, "usage: ioerr wb-fsync FILE CMD | mmap-msync FILE CMD | mmap-dio FILE CMD | mkwrite FILE OFF CMD | fill FILE OFF LEN CMD\n");
 	return 1;
 }

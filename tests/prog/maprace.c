@@ -13,10 +13,11 @@
  *
  *   - a writer of a: truncates it to 0 and rewrites it with holes, punches
  *     ranges (FALLOC_FL_PUNCH_HOLE; skipped where refused), shrinks and
- *     re-extends it, writes single chunks, fsyncs now and then (no
- *     stores through a mapping: a block page_mkwrite allocates holds its
- *     data only in the page cache until writeback, which an O_DIRECT
- *     read that maps it meanwhile does not see, on any ext2 driver);
+ *     re-extends it, writes single chunks, stores chunks through a
+ *     shared mapping (into holes too: under mkwrite=alloc page_mkwrite
+ *     allocates their blocks, whose data is only in the page cache until
+ *     writeback completes; an O_DIRECT read mapping them meanwhile must
+ *     not read the disk there), msyncs some of them, fsyncs now and then;
  *   - the churner of b;
  *   - READERS readers of a (default 4): O_DIRECT preads of random aligned
  *     ranges (up to 256 KiB: multi-block mappings across holes) and
@@ -33,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +58,7 @@ struct shared {
 	uint64_t reads[MAXR], words[MAXR], nonzero[MAXR];
 	uint64_t bad;
 	uint64_t first_off, first_val;
-	uint64_t writer_ops, churns;
+	uint64_t writer_ops, churns, map_stores, sigbus;
 };
 
 static struct shared *sh;
@@ -87,6 +89,40 @@ static int stopping(void)
 	return __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE);
 }
 
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+/*
+ * Store a's pattern into the chunk at @off through a shared mapping, and
+ * msync it when @sync.  The size is SIZE here (only the writer changes
+ * it): a SIGBUS is ENOSPC or EIO at page_mkwrite (mkwrite=alloc), counted
+ * and survived.
+ */
+static void map_store(int fd, uint64_t off, uint64_t gen, int sync)
+{
+	uint64_t *volatile map;
+	size_t i;
+
+	map = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (map == MAP_FAILED)
+		_exit(2);
+	if (sigsetjmp(bus_jmp, 1)) {
+		__atomic_add_fetch(&sh->sigbus, 1, __ATOMIC_RELAXED);
+	} else {
+		for (i = 0; i < CHUNK / 8; i++)
+			map[i] = word_a(off + i * 8, gen);
+		if (sync)
+			msync(map, CHUNK, MS_SYNC);
+		__atomic_add_fetch(&sh->map_stores, 1, __ATOMIC_RELAXED);
+	}
+	munmap(map, CHUNK);
+}
+
 static void writer(const char *path, uint64_t seed)
 {
 	static uint64_t buf[CHUNK / 8];
@@ -95,8 +131,9 @@ static void writer(const char *path, uint64_t seed)
 
 	if (fd < 0)
 		_exit(2);
+	signal(SIGBUS, on_sigbus);
 	while (!stopping()) {
-		uint64_t op = rnd(&s) % 8, off, len;
+		uint64_t op = rnd(&s) % 9, off, len;
 
 		gen++;
 		switch (op) {
@@ -130,6 +167,11 @@ static void writer(const char *path, uint64_t seed)
 			fill_a(buf, off, CHUNK, gen);
 			if (pwrite(fd, buf, CHUNK, off) < 0 && errno != ENOSPC)
 				_exit(2);
+			break;
+		case 6:
+		case 7:	/* a chunk through a shared mapping */
+			off = rnd(&s) % (SIZE / CHUNK) * CHUNK;
+			map_store(fd, off, gen, rnd(&s) % 2);
 			break;
 		default:
 			fsync(fd);
@@ -316,7 +358,8 @@ usage:
 		       reads, sh->writer_ops, nz);
 		return 2;
 	}
-	printf("maprace: ok, %" PRIu64 " reads (%" PRIu64 " words, %" PRIu64 " data), %" PRIu64 " writer ops, %" PRIu64 " churns, %d readers\n",
-	       reads, words, nz, sh->writer_ops, sh->churns, nr);
+	printf("maprace: ok, %" PRIu64 " reads (%" PRIu64 " words, %" PRIu64 " data), %" PRIu64 " writer ops (%" PRIu64 " mapped chunks, %" PRIu64 " SIGBUS), %" PRIu64 " churns, %d readers\n",
+	       reads, words, nz, sh->writer_ops, sh->map_stores, sh->sigbus,
+	       sh->churns, nr);
 	return 0;
 }
