@@ -15,7 +15,7 @@
  *                                next by this process, takes them), then
  *                                as mmap-msync; then O_DIRECT reads of
  *                                FILE, whose writes failed: no byte may be
- *                                0x5A (issue 28: the blocks are still
+ *                                0x5A (the blocks are still
  *                                pending); prints STALE when one is, else
  *                                msync's result
  *   ioerr mkwrite FILE OFF CMD   map FILE shared, read-fault the page at
