@@ -13,8 +13,10 @@
 #   usage: bench.sh [-t WORKDIR]   (-t: the tables again from an earlier run)
 # Env: EXT2HOLE_BENCH_N (repetitions, default 3), EXT2HOLE_BENCH_SMOKE=1
 # (one repetition of tiny workloads), EXT2HOLE_BENCH_SCALE (sizes, default
-# "100 1000 10000"), EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault
-# extgap trunc meta fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
+# "100 1000 10000"), EXT2HOLE_BENCH_READDIR_SCALE (names in the readdir
+# directory, default 10000; "10000 100000" for 10^5 too),
+# EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault extgap trunc meta
+# readdir fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
 # ext2stock ext4 tmpfs), EXT2HOLE_BENCH_PROBES=1 (count the calls of
 # ext2hole_get_block and ext2hole_data_blocks_valid per workload with
 # kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_MKFS (more mke2fs

@@ -13,6 +13,11 @@
  *                              write 4 KiB to each, close, unlink them all
  *   bench fsynclat FILE N      N times: pwrite 4 KiB at a random page of
  *                              a 1 MiB file, fsync; latency p50 and p99
+ *   bench readdir DIR N        N names in the new directory DIR (hard
+ *                              links to a few files), then getdents64 of
+ *                              all of them (32 KiB buffers): names/s from a
+ *                              cold cache (caches dropped first) and warm
+ *                              (the best of 3); then everything removed
  *
  * Every result is one line "BENCH <figure> <value>", value a positive
  * number (operations per second, or microseconds for latencies).  The
@@ -28,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -250,6 +256,90 @@ static void fsynclat(const char *path, long n)
 		die("unlink");
 }
 
+/* Links per file: under ext2's limit of 32000. */
+#define RD_LINKS	10000
+
+/* One pass of getdents64 over @dir: the names seen. */
+static long readdir_pass(const char *dir)
+{
+	static char buf[32768];
+	long n, names = 0, pos;
+	int fd;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		die(dir);
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (pos = 0; pos < n;) {
+			unsigned short reclen;
+
+			/* d_ino 8, d_off 8, then d_reclen */
+			memcpy(&reclen, buf + pos + 16, sizeof(reclen));
+			pos += reclen;
+			names++;
+		}
+	}
+	if (n < 0)
+		die("getdents64");
+	close(fd);
+	return names;
+}
+
+static void readdir_bench(const char *dir, const char *figure, long n)
+{
+	char path[4096], target[4096], name[64];
+	double t0, best = 0;
+	long i, got;
+	int fd, rep;
+
+	if (mkdir(dir, 0755))
+		die(dir);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/entry-%07ld", dir, i);
+		if (i % RD_LINKS == 0) {
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+			if (fd < 0)
+				die(path);
+			close(fd);
+			strcpy(target, path);
+		} else if (link(target, path)) {
+			die(path);
+		}
+	}
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0 || write(fd, "3", 1) != 1)
+		die("drop_caches");
+	close(fd);
+	t0 = now();
+	got = readdir_pass(dir);
+	if (got != n + 2) {
+		fprintf(stderr, "bench: readdir: %ld names, want %ld\n", got, n + 2);
+		exit(1);
+	}
+	snprintf(name, sizeof(name), "%s.cold", figure);
+	rate(name, n, t0);
+	for (rep = 0; rep < 3; rep++) {
+		double dt;
+
+		t0 = now();
+		readdir_pass(dir);
+		dt = now() - t0;
+		if (!rep || dt < best)
+			best = dt;
+	}
+	snprintf(name, sizeof(name), "%s.warm", figure);
+	report(name, best > 0 ? n / best : 0);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/entry-%07ld", dir, i);
+		if (unlink(path))
+			die(path);
+	}
+	if (rmdir(dir))
+		die(dir);
+	sync();
+}
+
 int main(int argc, char **argv)
 {
 	long n;
@@ -267,12 +357,14 @@ int main(int argc, char **argv)
 		trunc_cycles(argv[2], n);
 	else if (!strcmp(argv[1], "meta"))
 		meta(argv[2], argc == 5 ? argv[4] : "meta", n);
+	else if (!strcmp(argv[1], "readdir"))
+		readdir_bench(argv[2], argc == 5 ? argv[4] : "readdir", n);
 	else if (!strcmp(argv[1], "fsynclat"))
 		fsynclat(argv[2], n);
 	else
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench mmapfault|extgap|trunc|meta|fsynclat PATH N [FIGURE]\n");
+	fprintf(stderr, "usage: bench mmapfault|extgap|trunc|meta|readdir|fsynclat PATH N [FIGURE]\n");
 	return 2;
 }
