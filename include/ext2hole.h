@@ -118,6 +118,14 @@ struct ext2hole_sb_info {
 
 	struct mb_cache *s_ea_block_cache;	/* xattr blocks to share */
 	errseq_t s_meta_wb_err;		/* device write errors handled */
+	/*
+	 * Metadata buffers dirtied and not yet seen written (src/meta.c):
+	 * block number -> buffer_head holding one reference; the count and
+	 * the shrinker's cursor are under the xarray's lock.
+	 */
+	struct xarray s_meta_pins;
+	unsigned long s_meta_pinned;
+	unsigned long s_meta_reap_next;
 
 	struct ext2hole_hole_stats s_hole_stats;
 	struct ext2hole_dir_stats s_dir_stats;
@@ -208,7 +216,8 @@ static inline unsigned long ext2hole_group_first_block(struct super_block *sb,
  * bitmap or block map (and hand out allocated blocks and inodes twice), and
  * dirtying it again, which rewrites and so repairs it, would WARN.  Keep
  * using the memory copy, as ext4 does (the error stays recorded in the
- * buffer and in the block device's mapping for sync/fsync).
+ * buffer and in the block device's mapping for sync/fsync).  The buffer is
+ * pinned from the moment it was dirtied (src/meta.c), so the copy stays.
  */
 static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
 {
@@ -216,27 +225,27 @@ static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
 		set_buffer_uptodate(bh);
 }
 
-/*
- * A metadata block leaves the filesystem (freed, or never spliced in): drop
- * its buffer's dirty state and the mark of a failed write, so that
- * ext2hole_requeue_failed_meta() never writes it over the block's next user.
- * The caller must not hold the buffer lock.
- */
-static inline void ext2hole_forget_meta(struct buffer_head *bh)
-{
-	if (bh) {
-		/* under the buffer lock: the requeue tests and dirties under it */
-		lock_buffer(bh);
-		clear_buffer_write_io_error(bh);
-		unlock_buffer(bh);
-	}
-	bforget(bh);
-}
+/* meta.c */
+void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh);
+void ext2hole_forget_meta(struct super_block *sb, struct buffer_head *bh);
+void ext2hole_meta_forget_range(struct super_block *sb, unsigned long block,
+				unsigned long count);
+void ext2hole_meta_sync(struct super_block *sb);
+long ext2hole_meta_count(struct super_block *sb);
+long ext2hole_meta_reap(struct super_block *sb, long nr);
+void ext2hole_meta_flush(struct super_block *sb);
+void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi);
 
-static inline void ext2hole_dirty_meta(struct buffer_head *bh)
+/*
+ * Dirty a metadata buffer the caller holds: it stays pinned in memory
+ * until a write of it is seen to succeed (src/meta.c).
+ */
+static inline void ext2hole_dirty_meta(struct super_block *sb,
+				       struct buffer_head *bh)
 {
 	ext2hole_buffer_revalidate(bh);
 	mark_buffer_dirty(bh);
+	ext2hole_meta_pin(sb, bh);
 }
 
 static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
@@ -244,6 +253,7 @@ static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
 {
 	ext2hole_buffer_revalidate(bh);
 	mark_buffer_dirty_inode(bh, inode);
+	ext2hole_meta_pin(inode->i_sb, bh);
 }
 
 /* hash.c */

@@ -221,7 +221,7 @@ static void ext2hole_add_free_blocks(struct super_block *sb,
 	le16_add_cpu(&gd->bg_free_blocks_count, delta);
 	sbi->s_free_blocks += delta;
 	spin_unlock(&sbi->s_lock);
-	ext2hole_dirty_meta(gdbh);
+	ext2hole_dirty_meta(sb, gdbh);
 }
 
 /* May the current task use the blocks reserved for root (s_r_blocks_count)? */
@@ -311,7 +311,7 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
 	for (i = 0; i < len; i++)
 		__set_bit_le(bit + i, bh->b_data);
 	unlock_buffer(bh);
-	ext2hole_dirty_meta(bh);
+	ext2hole_dirty_meta(sb, bh);
 	if (sb->s_flags & SB_SYNCHRONOUS)
 		sync_dirty_buffer(bh);
 	brelse(bh);
@@ -437,7 +437,9 @@ int ext2hole_charge_blocks(struct inode *inode, unsigned long count)
  * Refuses (with ext2hole_error) to free metadata or blocks outside the
  * data zone, and reports blocks that were already free.  The blocks leave
  * @inode's quota charge and i_blocks in every case: the inode no longer
- * points at them.
+ * points at them.  Their pinned metadata buffers, if any (a quota file's
+ * data blocks, written through the block device, have some), are forgotten
+ * first (ext2hole_meta_forget_range()).
  */
 void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			  unsigned long count)
@@ -454,6 +456,8 @@ void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			       inode->i_ino, block, count);
 		return;
 	}
+	/* while the blocks are still ours: no retry may write over them */
+	ext2hole_meta_forget_range(sb, block, count);
 
 	mutex_lock(&sbi->s_balloc_mutex);
 	while (count) {
@@ -474,7 +478,7 @@ void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 					already++;
 			}
 			unlock_buffer(bh);
-			ext2hole_dirty_meta(bh);
+			ext2hole_dirty_meta(sb, bh);
 			if (sb->s_flags & SB_SYNCHRONOUS)
 				sync_dirty_buffer(bh);
 			brelse(bh);

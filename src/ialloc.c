@@ -78,7 +78,7 @@ static void ext2hole_add_inode_counts(struct super_block *sb,
 		sbi->s_dirs += dirs_delta;
 	}
 	spin_unlock(&sbi->s_lock);
-	ext2hole_dirty_meta(gdbh);
+	ext2hole_dirty_meta(sb, gdbh);
 }
 
 /**
@@ -118,7 +118,7 @@ void ext2hole_free_inode(struct inode *inode)
 	was_set = __test_and_clear_bit_le(bit, bh->b_data);
 	unlock_buffer(bh);
 	if (was_set) {
-		ext2hole_dirty_meta(bh);
+		ext2hole_dirty_meta(sb, bh);
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
 		ext2hole_add_inode_counts(sb, group, 1,
@@ -271,7 +271,7 @@ static unsigned long ext2hole_take_inode(struct super_block *sb,
 		lock_buffer(bh);
 		__set_bit_le(bit, bh->b_data);
 		unlock_buffer(bh);
-		ext2hole_dirty_meta(bh);
+		ext2hole_dirty_meta(sb, bh);
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
 		brelse(bh);
@@ -294,7 +294,7 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
 	lock_buffer(bh);
 	memset(raw, 0, EXT2HOLE_SB(sb)->s_inode_size);
 	unlock_buffer(bh);
-	ext2hole_dirty_meta(bh);
+	ext2hole_dirty_meta(sb, bh);
 	brelse(bh);
 	return 0;
 }

@@ -469,7 +469,7 @@ static int __ext2hole_write_inode(struct inode *inode, bool do_sync)
 		memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
 	}
 
-	ext2hole_dirty_meta(bh);
+	ext2hole_dirty_meta(sb, bh);
 	if (do_sync) {
 		sync_dirty_buffer(bh);
 		if (buffer_req(bh) && !buffer_uptodate(bh)) {
@@ -930,7 +930,7 @@ allocate:
 			for (j = 0; j < i - 1; j++) {
 				ibh = sb_find_get_block(sb, newb[j]);
 				if (ibh)
-					ext2hole_forget_meta(ibh);
+					ext2hole_forget_meta(sb, ibh);
 			}
 			if (pending)
 				xa_erase_irq(&ei->i_pending, iblock);
@@ -1126,7 +1126,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	}
 	if (empty) {
 		ext2hole_clear_ptr(inode, p);
-		ext2hole_forget_meta(bh);
+		ext2hole_forget_meta(sb, bh);
 		ext2hole_run_add(inode, run, nr);
 		*dirty = true;
 		return;

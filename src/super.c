@@ -549,6 +549,7 @@ static void ext2hole_free_sbi(struct ext2hole_sb_info *sbi)
 		kvfree(sbi->s_group_desc);
 	}
 	brelse(sbi->s_sbh);
+	ext2hole_meta_destroy(sbi);
 	kfree(sbi);
 }
 
@@ -560,79 +561,12 @@ static void ext2hole_put_super(struct super_block *sb)
 	/* A failed registration already dropped the kobject (fill_super). */
 	if (sbi->s_kobj.state_in_sysfs)
 		ext2hole_sysfs_unregister(sb);
+	/* before the state is written: a lost block marks it ERROR_FS */
+	ext2hole_meta_flush(sb);
 	if (!sb_rdonly(sb))
 		ext2hole_restore_state(sb);
 	sb->s_fs_info = NULL;
 	ext2hole_free_sbi(sbi);
-}
-
-/*
- * A metadata buffer whose write failed still holds the newest contents
- * (ext2hole_buffer_revalidate() keeps them), but it is clean, so nothing
- * writes it again: once the device recovers, the disk would keep the older
- * block, e.g. an indirect block missing pointers to blocks the bitmap and
- * i_blocks count.  When the device has recorded a write error since the
- * last pass, dirty every such buffer again; the device sync that follows
- * ->sync_fs (in sync(2), syncfs(2) and at umount) retries the write.
- * Buffers of freed metadata have lost the mark (ext2hole_forget_meta()).
- */
-static void ext2hole_requeue_failed_meta(struct super_block *sb)
-{
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	struct address_space *mapping = ext2hole_bdev_mapping(sb);
-	struct folio_batch fbatch;
-	unsigned long requeued = 0;
-	pgoff_t index = 0;
-	unsigned int i;
-	int err;
-
-	spin_lock(&sbi->s_lock);
-	err = errseq_check_and_advance(&mapping->wb_err, &sbi->s_meta_wb_err);
-	spin_unlock(&sbi->s_lock);
-	if (!err)
-		return;
-
-	folio_batch_init(&fbatch);
-	while (filemap_get_folios(mapping, &index, ULONG_MAX, &fbatch)) {
-		for (i = 0; i < folio_batch_count(&fbatch); i++) {
-			struct folio *folio = fbatch.folios[i];
-			struct buffer_head *head, *bh;
-
-			folio_lock(folio);
-			head = folio_buffers(folio);
-			bh = head;
-			while (bh) {
-				/*
-				 * The buffer lock orders this against
-				 * ext2hole_forget_meta(): a freed block is
-				 * never dirtied again.  A locked buffer is
-				 * being written or read: not ours to judge.
-				 */
-				if (buffer_write_io_error(bh) &&
-				    trylock_buffer(bh)) {
-					if (buffer_write_io_error(bh) &&
-					    buffer_mapped(bh) &&
-					    !buffer_dirty(bh)) {
-						set_buffer_uptodate(bh);
-						clear_buffer_write_io_error(bh);
-						mark_buffer_dirty(bh);
-						requeued++;
-					}
-					unlock_buffer(bh);
-				}
-				bh = bh->b_this_page;
-				if (bh == head)
-					break;
-			}
-			folio_unlock(folio);
-		}
-		folio_batch_release(&fbatch);
-		cond_resched();
-	}
-	if (requeued)
-		ext2hole_msg(sb, KERN_WARNING,
-			     "%lu metadata block(s) whose write failed queued to be written again",
-			     requeued);
 }
 
 static int ext2hole_sync_fs(struct super_block *sb, int wait)
@@ -640,7 +574,7 @@ static int ext2hole_sync_fs(struct super_block *sb, int wait)
 	/* Dirty dquots into the quota files; the block device sync writes them. */
 	dquot_writeback_dquots(sb, -1);
 	if (wait)
-		ext2hole_requeue_failed_meta(sb);
+		ext2hole_meta_sync(sb);
 	ext2hole_sync_super(sb, wait);
 	return 0;
 }
@@ -711,6 +645,19 @@ static int ext2hole_statfs(struct dentry *dentry, struct kstatfs *buf)
 	return 0;
 }
 
+/* The superblock shrinker: pinned metadata buffers already written. */
+static long ext2hole_nr_cached_objects(struct super_block *sb,
+				       struct shrink_control *sc)
+{
+	return ext2hole_meta_count(sb);
+}
+
+static long ext2hole_free_cached_objects(struct super_block *sb,
+					 struct shrink_control *sc)
+{
+	return ext2hole_meta_reap(sb, sc->nr_to_scan);
+}
+
 static const struct super_operations ext2hole_sops = {
 	.alloc_inode	= ext2hole_alloc_inode,
 	.free_inode	= ext2hole_free_in_core_inode,
@@ -722,6 +669,8 @@ static const struct super_operations ext2hole_sops = {
 	.unfreeze_fs	= ext2hole_unfreeze,
 	.statfs		= ext2hole_statfs,
 	.show_options	= ext2hole_show_options,
+	.nr_cached_objects = ext2hole_nr_cached_objects,
+	.free_cached_objects = ext2hole_free_cached_objects,
 #ifdef CONFIG_QUOTA
 	.quota_read	= ext2hole_quota_read,
 	.quota_write	= ext2hole_quota_write,
@@ -1077,6 +1026,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	spin_lock_init(&sbi->s_lock);
 	mutex_init(&sbi->s_balloc_mutex);
 	mutex_init(&sbi->s_ialloc_mutex);
+	xa_init(&sbi->s_meta_pins);
 
 	bs = sb_min_blocksize(sb, EXT2HOLE_MIN_BLOCK_SIZE);
 	if (!bs || bs > EXT2HOLE_MAX_BLOCK_SIZE) {

@@ -628,12 +628,12 @@ retry:
 		}
 		unlock_buffer(bh);
 		nr = bh->b_blocknr;
-		ext2hole_forget_meta(bh);
+		ext2hole_forget_meta(sb, bh);
 		ext2hole_free_blocks(inode, nr, 1);
 	} else {
 		le32_add_cpu(&hdr->h_refcount, -1);
 		unlock_buffer(bh);
-		ext2hole_dirty_meta(bh);
+		ext2hole_dirty_meta(sb, bh);
 		if (IS_SYNC(inode))
 			sync_dirty_buffer(bh);
 		brelse(bh);
@@ -918,7 +918,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 			memset(hdr, 0, (char *)raw + isize - (char *)hdr);
 		}
 		unlock_buffer(ibh);
-		ext2hole_dirty_meta(ibh);
+		ext2hole_dirty_meta(sb, ibh);
 	}
 
 	ei->i_file_acl = new_nr;
@@ -933,7 +933,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 
 out_free_new:
 	if (nbh)
-		ext2hole_forget_meta(nbh);
+		ext2hole_forget_meta(sb, nbh);
 	nbh = NULL;
 	ext2hole_free_blocks(inode, new_nr, 1);
 out:
