@@ -269,8 +269,13 @@ void ext2hole_update_dynamic_rev(struct super_block *sb);
 /* balloc.c */
 unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp);
+unsigned long ext2hole_new_blocks_nocharge(struct inode *inode,
+					   unsigned long goal,
+					   unsigned long *count, int *errp);
 void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			  unsigned long count);
+void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
+				   unsigned long count);
 void ext2hole_release_blocks(struct inode *inode, unsigned long count);
 int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
 unsigned long ext2hole_count_free_blocks(struct super_block *sb);
