@@ -158,7 +158,8 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  *	logical block -> xa_mk_value(0), stored by page_mkwrite
  *	(ext2hole_get_block_delay) and erased, under i_map_mutex, when the
  *	block is allocated (the reservation claimed) or its page dropped (the
- *	reservation released); docs/design.md section 6, "Quota"
+ *	reservation released); docs/design.md section 6, "Quota of
+ *	delayed blocks"
  * @i_reserved_meta: indirect blocks reserved with the quota for the
  *	delayed blocks: those missing from the map whose subtree holds a
  *	block of @i_delayed (under i_map_mutex)

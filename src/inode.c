@@ -765,11 +765,11 @@ void ext2hole_hole_written(struct buffer_head *bh)
 
 /*
  * Delayed blocks and their quota (mkwrite=noalloc; docs/design.md section
- * 6, "Quota").  page_mkwrite reserves, for a block it delays, the block
- * and the indirect blocks that allocating it will add and that no other
- * delayed block reserved already (ext2hole_get_block_delay); i_delayed
- * records the block, i_reserved_meta counts the indirect blocks.  Under
- * i_map_mutex:
+ * 6, "Quota of delayed blocks").  page_mkwrite reserves, for a block it
+ * delays, the block and the indirect blocks that allocating it will add
+ * and that no other delayed block reserved already
+ * (ext2hole_get_block_delay); i_delayed records the block,
+ * i_reserved_meta counts the indirect blocks.  Under i_map_mutex:
  *
  *   i_reserved_meta = the indirect blocks missing from the map whose
  *                     subtree holds a block of i_delayed
