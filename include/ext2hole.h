@@ -162,6 +162,17 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  *	XA_FLAGS_LOCK_IRQ array) and when the block is freed; O_DIRECT reads
  *	read them as holes (docs/design.md section 5, "Blocks whose data is
  *	not on disk yet")
+ * @i_delayed: delayed blocks (mkwrite=noalloc) whose quota is reserved:
+ *	logical block -> xa_mk_value(0), stored by page_mkwrite
+ *	(ext2hole_get_block_delay) and erased, under i_map_mutex, when the
+ *	block is allocated (the reservation claimed) or its page dropped (the
+ *	reservation released); docs/design.md section 6, "Quota of
+ *	delayed blocks"
+ * @i_reserved_meta: indirect blocks reserved with the quota for the
+ *	delayed blocks: those missing from the map whose subtree holds a
+ *	block of @i_delayed (under i_map_mutex)
+ * @i_reserved_quota: bytes of quota reserved for this inode, kept by the
+ *	dquot code under i_lock (dquot_operations.get_reserved_space)
  * @i_last_alloc: physical block allocated last, the goal for the next one
  * @i_last_logical: logical block allocated last (sequential-write detection)
  * @i_xattr_sem: extended attributes (in the inode body and i_file_acl's
@@ -186,9 +197,12 @@ struct ext2hole_inode_info {
 	struct mutex i_map_mutex;
 	seqcount_mutex_t i_map_seq;
 	struct xarray i_pending;
+	struct xarray i_delayed;
+	unsigned int i_reserved_meta;
 	struct rw_semaphore i_xattr_sem;
 #ifdef CONFIG_QUOTA
 	ext2hole_dquot_ptr i_dquot[MAXQUOTAS];
+	qsize_t i_reserved_quota;
 #endif
 	struct inode vfs_inode;
 };
@@ -279,8 +293,13 @@ void ext2hole_update_dynamic_rev(struct super_block *sb);
 /* balloc.c */
 unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp);
+unsigned long ext2hole_new_blocks_nocharge(struct inode *inode,
+					   unsigned long goal,
+					   unsigned long *count, int *errp);
 void ext2hole_free_blocks(struct inode *inode, unsigned long block,
 			  unsigned long count);
+void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
+				   unsigned long count);
 void ext2hole_release_blocks(struct inode *inode, unsigned long count);
 int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
 unsigned long ext2hole_count_free_blocks(struct super_block *sb);
@@ -294,6 +313,7 @@ unsigned long ext2hole_data_blocks_run(struct super_block *sb,
 /* quota.c */
 #ifdef CONFIG_QUOTA
 extern const struct quotactl_ops ext2hole_quotactl_ops;
+extern const struct dquot_operations ext2hole_dquot_ops;
 ssize_t ext2hole_quota_read(struct super_block *sb, int type, char *data,
 			    size_t len, loff_t off);
 ssize_t ext2hole_quota_write(struct super_block *sb, int type,
@@ -322,6 +342,9 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		       struct buffer_head *bh_result, int create);
 int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
 				struct buffer_head *bh_result, int create);
+int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
+			     struct buffer_head *bh_result, int create);
+void ext2hole_delay_evict(struct inode *inode);
 int ext2hole_setsize(struct inode *inode, loff_t newsize);
 int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		     struct iattr *iattr);

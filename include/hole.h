@@ -54,7 +54,8 @@ struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
 int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 			       loff_t from, loff_t to, get_block_t *get_block);
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to);
-vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf);
+vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf,
+					 get_block_t *get_block);
 vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				       get_block_t *get_block);
 int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
@@ -76,5 +77,15 @@ struct ext2hole_hole_stats *ext2hole_hole_stats(struct super_block *sb);
  * writeback: its mapping and inode are stable.
  */
 void ext2hole_hole_written(struct buffer_head *bh);
+
+/*
+ * Provided by the filesystem (inode.c): delayed blocks [@first, @end) of
+ * @inode will not be allocated for the page cache after all (their page
+ * is dropped, the fault that delayed them failed, or they lie beyond
+ * EOF): give back what page_mkwrite's get_block reserved for them.
+ * Blocks without a reservation are skipped.  May sleep; called with no
+ * lock of the block map held (a page of the file may be locked).
+ */
+void ext2hole_delay_cancel(struct inode *inode, sector_t first, sector_t end);
 
 #endif /* _EXT2HOLE_HOLE_H */

@@ -167,6 +167,24 @@ static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 }
 
 /*
+ * Buffers wholly inside [@offset, @offset + @length) of the folio are
+ * discarded (truncate, punch, eviction, a failed write, memory failure):
+ * the quota page_mkwrite reserved for the delayed ones goes back first.
+ */
+static void ext2hole_invalidate_folio(struct folio *folio, size_t offset,
+				      size_t length)
+{
+	struct inode *inode = folio->mapping->host;
+	unsigned int bits = inode->i_blkbits;
+	loff_t first = folio_pos(folio) + round_up(offset, 1U << bits);
+	loff_t stop = folio_pos(folio) + round_down(offset + length, 1U << bits);
+
+	if (first < stop)
+		ext2hole_delay_cancel(inode, first >> bits, stop >> bits);
+	block_invalidate_folio(folio, offset, length);
+}
+
+/*
  * FIBMAP: under mkwrite=noalloc a delayed buffer has no block yet, so the
  * answer would be a hole that later gets data.  Write the file back first,
  * as the kernel's delayed-allocation filesystems do, so swap files and
@@ -228,7 +246,7 @@ static ssize_t ext2hole_direct_IO(struct kiocb *iocb, struct iov_iter *iter)
 
 const struct address_space_operations ext2hole_aops = {
 	.dirty_folio		= block_dirty_folio,
-	.invalidate_folio	= block_invalidate_folio,
+	.invalidate_folio	= ext2hole_invalidate_folio,
 	.read_folio		= ext2hole_read_folio,
 	.readahead		= ext2hole_readahead,
 	.writepage		= ext2hole_writepage,

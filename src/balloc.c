@@ -8,7 +8,10 @@
  * always agree.  Allocation and freeing here also charge and release the
  * owner's disk quota, which keeps inode->i_blocks (dquot_alloc_block()
  * adds to it, dquot_free_block() takes from it, quota on or off): callers
- * never change i_blocks for blocks they got or gave back here.
+ * never change i_blocks for blocks they got or gave back here.  The
+ * _nocharge variants leave quota and i_blocks to their caller: get_block,
+ * whose delayed blocks were reserved at page_mkwrite and are charged by
+ * claiming that reservation (dquot_claim_block(), src/inode.c).
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -322,27 +325,28 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
 }
 
 /**
- * ext2hole_new_blocks - allocate contiguous blocks near a goal
+ * ext2hole_new_blocks_nocharge - allocate contiguous blocks, quota aside
  * @inode: the inode the blocks are for (its group is the fallback goal)
  * @goal: preferred first block
  * @count: in: blocks wanted (at least 1); out: blocks allocated
- * @errp: out: 0, -ENOSPC, -EDQUOT, -EROFS or -EINVAL
+ * @errp: out: 0, -ENOSPC, -EROFS or -EINVAL
  *
  * Searches the goal's group from the goal on, then the following groups.
  * Never hands out metadata blocks, and leaves s_r_blocks_count blocks to
- * root, resuid, resgid and CAP_SYS_RESOURCE.  As in ext2, all @count
- * blocks are charged to @inode's quota first (-EDQUOT if they do not fit,
- * before any bitmap is touched) and what was not allocated is given back;
- * the blocks allocated stay charged and counted in i_blocks.
+ * root, resuid, resgid and CAP_SYS_RESOURCE.  Touches neither the quota
+ * nor i_blocks: the caller charged the blocks already (get_block, which
+ * charges a delayed block by claiming its reservation) and gives back the
+ * charge of what it did not get.
  *
- * Return: the first block allocated, 0 on error (nothing charged then).
+ * Return: the first block allocated, 0 on error.
  */
-unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
-				  unsigned long *count, int *errp)
+unsigned long ext2hole_new_blocks_nocharge(struct inode *inode,
+					   unsigned long goal,
+					   unsigned long *count, int *errp)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	unsigned long want = *count, got = 0, block = 0, charged;
+	unsigned long want = *count, got = 0, block = 0;
 	unsigned long g0, off, i;
 
 	*count = 0;
@@ -365,11 +369,6 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 	g0 = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 	off = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
 
-	*errp = dquot_alloc_block(inode, want);
-	if (*errp)
-		return 0;
-	charged = want;
-
 	mutex_lock(&sbi->s_balloc_mutex);
 	want = ext2hole_avail_blocks(sb, want);
 	for (i = 0; want && i < sbi->s_groups_count; i++) {
@@ -381,13 +380,45 @@ unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 	}
 	mutex_unlock(&sbi->s_balloc_mutex);
 
-	if (got < charged)
-		dquot_free_block(inode, charged - got);
 	if (!got) {
 		*errp = -ENOSPC;
 		return 0;
 	}
 	*count = got;
+	return block;
+}
+
+/**
+ * ext2hole_new_blocks - allocate contiguous blocks near a goal
+ * @inode: the inode the blocks are for
+ * @goal: preferred first block
+ * @count: in: blocks wanted (at least 1); out: blocks allocated
+ * @errp: out: 0, -ENOSPC, -EDQUOT, -EROFS or -EINVAL
+ *
+ * ext2hole_new_blocks_nocharge(), charged: as in ext2, all @count blocks
+ * are charged to @inode's quota first (-EDQUOT if they do not fit, before
+ * any bitmap is touched) and what was not allocated is given back; the
+ * blocks allocated stay charged and counted in i_blocks.
+ *
+ * Return: the first block allocated, 0 on error (nothing charged then).
+ */
+unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
+				  unsigned long *count, int *errp)
+{
+	unsigned long want = *count, block;
+
+	if (!want) {
+		*errp = -EINVAL;
+		return 0;
+	}
+	*errp = dquot_alloc_block(inode, want);
+	if (*errp) {
+		*count = 0;
+		return 0;
+	}
+	block = ext2hole_new_blocks_nocharge(inode, goal, count, errp);
+	if (*count < want)
+		dquot_free_block(inode, want - *count);
 	return block;
 }
 
@@ -430,26 +461,43 @@ int ext2hole_charge_blocks(struct inode *inode, unsigned long count)
 
 /**
  * ext2hole_free_blocks - give blocks back
+ * @inode: the inode they belonged to
+ * @block: first block
+ * @count: number of blocks
+ *
+ * The blocks leave @inode's quota charge and i_blocks in every case (the
+ * inode no longer points at them), then ext2hole_free_blocks_nocharge().
+ */
+void ext2hole_free_blocks(struct inode *inode, unsigned long block,
+			  unsigned long count)
+{
+	if (!count)
+		return;
+	ext2hole_release_blocks(inode, count);
+	ext2hole_free_blocks_nocharge(inode, block, count);
+}
+
+/**
+ * ext2hole_free_blocks_nocharge - give blocks back to the bitmaps
  * @inode: the inode they belonged to (for messages only)
  * @block: first block
  * @count: number of blocks
  *
  * Refuses (with ext2hole_error) to free metadata or blocks outside the
- * data zone, and reports blocks that were already free.  The blocks leave
- * @inode's quota charge and i_blocks in every case: the inode no longer
- * points at them.  Their pinned metadata buffers, if any (a quota file's
- * data blocks, written through the block device, have some), are forgotten
- * first (ext2hole_meta_forget_range()).
+ * data zone, and reports blocks that were already free.  The quota and
+ * i_blocks are the caller's: for blocks that ext2hole_new_blocks_nocharge()
+ * gave out and that never entered the map.  Their pinned metadata buffers,
+ * if any (a quota file's data blocks, written through the block device,
+ * have some), are forgotten first (ext2hole_meta_forget_range()).
  */
-void ext2hole_free_blocks(struct inode *inode, unsigned long block,
-			  unsigned long count)
+void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
+				   unsigned long count)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 
 	if (!count)
 		return;
-	ext2hole_release_blocks(inode, count);
 	if (!ext2hole_data_blocks_valid(sb, block, count)) {
 		ext2hole_error(sb,
 			       "inode %lu: freeing invalid or metadata blocks %lu (count %lu)",

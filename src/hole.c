@@ -336,23 +336,37 @@ out:
 /**
  * ext2hole_noalloc_page_mkwrite - page_mkwrite that delays (mkwrite=noalloc)
  * @vmf: the fault
+ * @get_block: the filesystem's get_block for delaying: maps a buffer whose
+ *	block exists, otherwise reserves what allocating it at writeback
+ *	will take (the disk quota) and marks it delayed, or fails (-EDQUOT)
  *
- * The seed's noalloc_page_mkwrite: allocates nothing, but marks every
- * unmapped buffer of the page inside i_size delayed, so that writeback
- * maps it with get_block(create=1).  A failure there (ENOSPC ...) is
- * recorded in the mapping and returned by the next fsync/msync.
+ * The seed's noalloc_page_mkwrite: allocates nothing, but passes every
+ * buffer of the page inside i_size that is neither mapped nor delayed to
+ * @get_block, so that writeback maps the delayed ones with
+ * get_block(create=1).  Whatever @get_block could reserve here cannot
+ * fail there; what it does not reserve (free blocks: there is no count of
+ * them for delayed blocks) can, and such a failure (ENOSPC ...) is
+ * recorded in the mapping and returned by the next fsync/msync.  When
+ * @get_block fails for a buffer, the buffers this fault delayed are given
+ * back (ext2hole_delay_cancel()) and the fault fails: EDQUOT raises
+ * SIGBUS at the store, as under mkwrite=alloc (G1).
  *
- * Return: VM_FAULT_LOCKED with the page locked and dirty, or
- * VM_FAULT_NOPAGE when the page was truncated meanwhile.
+ * Return: VM_FAULT_LOCKED with the page locked and dirty,
+ * VM_FAULT_NOPAGE when the page was truncated meanwhile, or the fault
+ * code of the error.
  */
-vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf)
+vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf,
+					 get_block_t *get_block)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
 	struct page *page = vmf->page;
+	DECLARE_BITMAP(delayed, MAX_BUF_PER_PAGE);
 	struct buffer_head *head, *bh;
+	sector_t block;
 	vm_fault_t ret;
 	loff_t size, off;
+	int err = 0, i;
 
 	atomic64_inc(&st->mkwrite_noalloc);
 	if (!ext2hole_mkwrite_begin(vmf, &size)) {
@@ -363,26 +377,52 @@ vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf)
 	if (!page_has_buffers(page))
 		ext2hole_create_empty_buffers(page_folio(page),
 					      i_blocksize(inode), 0);
+	bitmap_zero(delayed, MAX_BUF_PER_PAGE);
+	block = (sector_t)page->index << (PAGE_SHIFT - inode->i_blkbits);
 	head = page_buffers(page);
 	bh = head;
 	off = page_offset(page);
+	i = 0;
 	do {
 		/*
 		 * BH_Delay fits: the allocation really is delayed until
 		 * writeout.  Buffers beyond i_size stay as they are; they
 		 * are not written.
 		 */
-		if (!buffer_mapped(bh) && off < size)
-			set_buffer_delay(bh);
+		if (!buffer_mapped(bh) && !buffer_delay(bh) && off < size) {
+			err = get_block(inode, block + i, bh, 1);
+			if (err)
+				break;
+			if (buffer_delay(bh))
+				__set_bit(i, delayed);
+		}
 		off += bh->b_size;
 		bh = bh->b_this_page;
+		i++;
 	} while (bh != head);
+	if (err) {
+		bh = head;
+		i = 0;
+		do {
+			if (test_bit(i, delayed)) {
+				clear_buffer_delay(bh);
+				ext2hole_delay_cancel(inode, block + i,
+						      block + i + 1);
+			}
+			bh = bh->b_this_page;
+			i++;
+		} while (bh != head);
+		unlock_page(page);
+		ext2hole_count_mkwrite_error(st, err);
+		ret = vmf_fs_error(err);
+		goto out;
+	}
 	set_page_dirty(page);
 	folio_wait_stable(page_folio(page));
 	ret = VM_FAULT_LOCKED;
 out:
 	ext2hole_mkwrite_end(vmf);
-	trace_ext2hole_page_mkwrite(inode, page->index, false, 0, ret);
+	trace_ext2hole_page_mkwrite(inode, page->index, false, err, ret);
 	return ret;
 }
 
@@ -652,7 +692,8 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 		/*
 		 * A dirty page without buffers should not exist: page_mkwrite
 		 * and write_begin attach them.  Treat its part inside i_size
-		 * as delayed, as the seed's ext2 fallback does.
+		 * as delayed, as the seed's ext2 fallback does (with nothing
+		 * reserved: get_block charges these blocks as it allocates).
 		 */
 		ext2hole_create_empty_buffers(page_folio(page), bsize,
 					      BIT(BH_Dirty) | BIT(BH_Uptodate));
@@ -675,7 +716,10 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 			/* clean, or ready to write */
 		} else if (off >= i_size) {
 			/* stored through a mapping beyond EOF: never written */
-			clear_buffer_delay(bh);
+			if (buffer_delay(bh)) {
+				clear_buffer_delay(bh);
+				ext2hole_delay_cancel(inode, block, block + 1);
+			}
 			clear_buffer_dirty(bh);
 		} else if (err) {
 			/* after a failure: keep it dirty for the next attempt */

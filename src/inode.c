@@ -763,6 +763,212 @@ void ext2hole_hole_written(struct buffer_head *bh)
 	xa_unlock_irqrestore(xa, flags);
 }
 
+/*
+ * Delayed blocks and their quota (mkwrite=noalloc; docs/design.md section
+ * 6, "Quota of delayed blocks").  page_mkwrite reserves, for a block it
+ * delays, the block and the indirect blocks that allocating it will add
+ * and that no other delayed block reserved already
+ * (ext2hole_get_block_delay); i_delayed records the block,
+ * i_reserved_meta counts the indirect blocks.  Under i_map_mutex:
+ *
+ *   i_reserved_meta = the indirect blocks missing from the map whose
+ *                     subtree holds a block of i_delayed
+ *
+ * get_block claims the reservation of what it allocates that is reserved
+ * (the data block when it is in i_delayed, each new indirect block whose
+ * subtree holds one) and charges the rest; dropping a delayed block
+ * releases its own reservation and that of the missing indirect blocks
+ * no other delayed block needs; freeing an indirect block whose subtree
+ * still holds delayed blocks turns its charge into a reservation again.
+ * So the reservations always cover exactly what allocating every delayed
+ * block will take, and writeback, which cannot return EDQUOT to the
+ * writer, charges nothing that was not reserved when the store faulted.
+ */
+
+/*
+ * The subtree under the indirect block at chain level @l (1 .. @depth - 1)
+ * of the path of @iblock: its first logical block, and *@span blocks.
+ */
+static u64 ext2hole_subtree(struct inode *inode, u64 iblock, int depth, int l,
+			    u64 *span)
+{
+	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
+	u64 base = EXT2HOLE_NDIR_BLOCKS;
+	int i;
+
+	/* the first block the tree of this depth addresses */
+	for (i = 2; i < depth; i++)
+		base += 1ULL << ((i - 1) * bits);
+	*span = 1ULL << ((depth - l) * bits);
+	return base + round_down(iblock - base, *span);
+}
+
+/* Does any of logical blocks [@first, @first + @span) have a reservation? */
+static bool ext2hole_delayed_in(struct inode *inode, u64 first, u64 span)
+{
+	unsigned long index = first;
+
+	if (first > ULONG_MAX)
+		return false;
+	return xa_find(&EXT2HOLE_I(inode)->i_delayed, &index,
+		       min_t(u64, first + span - 1, ULONG_MAX), XA_PRESENT);
+}
+
+/*
+ * Of the indirect blocks missing on the path of @iblock (chain levels
+ * @level + 1 .. @depth - 1, below the zero pointer the walk found at
+ * @level), how many are reserved: those whose subtree holds a delayed
+ * block.  Subtrees nest, so they are the upper ones: counted from the
+ * bottom up to the first that holds one.
+ */
+static int ext2hole_meta_reserved(struct inode *inode, u64 iblock, int depth,
+				  int level)
+{
+	u64 first, span;
+	int l;
+
+	for (l = depth - 1; l > level; l--) {
+		first = ext2hole_subtree(inode, iblock, depth, l, &span);
+		if (ext2hole_delayed_in(inode, first, span))
+			return l - level;
+	}
+	return 0;
+}
+
+/*
+ * Under i_map_mutex (so the lock-free walk always verifies): the chain
+ * level of the first zero pointer on the path of @iblock, 0 .. *@depth - 1,
+ * with *@pblk = 0; or *@depth with *@pblk when the block is mapped.
+ * -EIO when the walk met damage or a read error, -EFBIG beyond the map.
+ */
+static int ext2hole_path_end(struct inode *inode, u64 iblock, int *depth,
+			     u32 *pblk)
+{
+	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
+	unsigned long count;
+	int offsets[4];
+
+	lockdep_assert_held(&EXT2HOLE_I(inode)->i_map_mutex);
+	*pblk = 0;
+	*depth = ext2hole_block_to_path(inode, iblock, offsets);
+	if (!*depth)
+		return -EFBIG;
+	if (!ext2hole_lookup_fast(inode, offsets, *depth, 1, pblk, &count, &w))
+		return -EIO;
+	brelse(w.bh);
+	return *pblk ? *depth : w.level;
+}
+
+/*
+ * Release the reservations of the delayed blocks in [@first, @end), under
+ * i_map_mutex: each block's own, and that of the missing indirect blocks
+ * on its path that no other delayed block needs.
+ */
+static void ext2hole_delay_release(struct inode *inode, u64 first, u64 end)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned long index;
+	void *entry;
+
+	lockdep_assert_held(&ei->i_map_mutex);
+	if (first >= end || first > ULONG_MAX || xa_empty(&ei->i_delayed))
+		return;
+	xa_for_each_range(&ei->i_delayed, index, entry, first,
+			  min_t(u64, end - 1, ULONG_MAX)) {
+		unsigned int meta = 0;
+		int depth, level;
+		u32 nr;
+
+		xa_erase(&ei->i_delayed, index);
+		level = ext2hole_path_end(inode, index, &depth, &nr);
+		if (level >= 0 && !nr)
+			meta = depth - 1 - level -
+			       ext2hole_meta_reserved(inode, index, depth, level);
+		meta = min(meta, ei->i_reserved_meta);
+		ei->i_reserved_meta -= meta;
+		dquot_release_reservation_block(inode, 1 + meta);
+		cond_resched();
+	}
+	/* No delayed block left, so no indirect block is reserved for one. */
+	if (xa_empty(&ei->i_delayed) && ei->i_reserved_meta) {
+		dquot_release_reservation_block(inode, ei->i_reserved_meta);
+		ei->i_reserved_meta = 0;
+	}
+}
+
+/* See include/hole.h. */
+void ext2hole_delay_cancel(struct inode *inode, sector_t first, sector_t end)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	if (xa_empty(&ei->i_delayed))
+		return;
+	mutex_lock(&ei->i_map_mutex);
+	ext2hole_delay_release(inode, first, end);
+	mutex_unlock(&ei->i_map_mutex);
+}
+
+/*
+ * An indirect block covering logical blocks [@start, @start + @span)
+ * leaves the map (freed, or dropped as damage) while delayed blocks under
+ * it remain: allocating them will add it again, so it is reserved again,
+ * without a limit check (it was charged until now; the caller gives that
+ * charge back).  Under i_map_mutex.
+ */
+static void ext2hole_delay_rereserve(struct inode *inode, u64 start, u64 span)
+{
+	if (xa_empty(&EXT2HOLE_I(inode)->i_delayed) ||
+	    !ext2hole_delayed_in(inode, start, span))
+		return;
+	__dquot_alloc_space(inode, i_blocksize(inode),
+			    DQUOT_SPACE_RESERVE | DQUOT_SPACE_NOFAIL);
+	EXT2HOLE_I(inode)->i_reserved_meta++;
+}
+
+/**
+ * ext2hole_delay_evict - give back what delayed blocks still reserve
+ * @inode: an inode being evicted, its page cache already gone
+ *
+ * Before the dquots are dropped.  Every reservation left belongs to a
+ * delayed block whose page is gone; a byte still reserved after that is
+ * a bug in this accounting, reported and given back.
+ */
+void ext2hole_delay_evict(struct inode *inode)
+{
+	ext2hole_delay_cancel(inode, 0, U64_MAX);
+#ifdef CONFIG_QUOTA
+	{
+		qsize_t left;
+
+		spin_lock(&inode->i_lock);
+		left = EXT2HOLE_I(inode)->i_reserved_quota;
+		spin_unlock(&inode->i_lock);
+		if (left) {
+			ext2hole_msg(inode->i_sb, KERN_ERR,
+				     "inode %lu: %lld bytes of quota still reserved at eviction",
+				     inode->i_ino, (long long)left);
+			__dquot_free_space(inode, left, DQUOT_SPACE_RESERVE);
+		}
+	}
+#endif
+}
+
+/*
+ * Undo an allocation that did not enter the map: the @got blocks of
+ * @newb go back to the bitmaps, and the @charge blocks charged for them
+ * back to the quota (the reserved part stays reserved).
+ */
+static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
+			     int got, unsigned long charge)
+{
+	int i;
+
+	for (i = 0; i < got; i++)
+		ext2hole_free_blocks_nocharge(inode, newb[i], 1);
+	if (charge)
+		dquot_free_block(inode, charge);
+}
+
 /**
  * ext2hole_get_block - map (and with @create allocate) a logical block
  * @inode: the inode
@@ -784,8 +990,12 @@ void ext2hole_hole_written(struct buffer_head *bh)
  * checked with ext2hole_data_blocks_valid() (a mapped run with
  * ext2hole_data_blocks_run(), once) before it is followed.  A new data block
  * gets set_buffer_new(): the caller zeroes what it does not write.  New
- * indirect blocks are zeroed here; ext2hole_new_blocks() charges them with
- * the data block to the quota and i_blocks (-EDQUOT when over the limit).
+ * indirect blocks are zeroed here.  The new blocks are charged to the
+ * quota and i_blocks before any is allocated (-EDQUOT when over the
+ * limit), except those reserved for delayed blocks (page_mkwrite under
+ * mkwrite=noalloc): the data block when it is one, the indirect blocks
+ * when one lies under them; their reservation is claimed once the branch
+ * is in the map.
  * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
  * page_mkwrite, writeback): no buffer is ever both mapped and delayed, so
  * every path that writes mapped dirty buffers writes it.
@@ -801,9 +1011,10 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	unsigned int bits = inode->i_blkbits;
 	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
 	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
-	unsigned long newb[4], count, max;
+	unsigned long newb[4], count, max, charge;
 	int offsets[4], depth, level, n, got, i, err = 0;
-	bool pending;
+	int rsv_meta = 0;
+	bool pending, rsv_data = false;
 	__le32 *p, *first;
 	u32 nr = 0;
 
@@ -873,6 +1084,17 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 allocate:
 	/* Allocate the missing indirect blocks and the data block. */
 	n = depth - level;
+	if (!xa_empty(&ei->i_delayed)) {
+		rsv_data = xa_load(&ei->i_delayed, iblock);
+		rsv_meta = ext2hole_meta_reserved(inode, iblock, depth, level);
+	}
+	/* what is not reserved is charged now, before any bitmap changes */
+	charge = n - rsv_data - rsv_meta;
+	if (charge) {
+		err = dquot_alloc_block(inode, charge);
+		if (err)
+			goto out;
+	}
 	got = 0;
 	{
 		unsigned long goal = ext2hole_find_goal(inode, iblock, p, first,
@@ -881,10 +1103,9 @@ allocate:
 		while (got < n) {
 			unsigned long cnt = n - got, b;
 
-			b = ext2hole_new_blocks(inode, goal, &cnt, &err);
+			b = ext2hole_new_blocks_nocharge(inode, goal, &cnt, &err);
 			if (!b) {
-				for (i = 0; i < got; i++)
-					ext2hole_free_blocks(inode, newb[i], 1);
+				ext2hole_unalloc(inode, newb, got, charge);
 				goto out;
 			}
 			for (i = 0; i < cnt; i++)
@@ -898,8 +1119,7 @@ allocate:
 	if (create == EXT2HOLE_GET_BLOCK_ZERO) {
 		err = sb_issue_zeroout(sb, newb[n - 1], 1, GFP_NOFS);
 		if (err) {
-			for (i = 0; i < n; i++)
-				ext2hole_free_blocks(inode, newb[i], 1);
+			ext2hole_unalloc(inode, newb, n, charge);
 			goto out;
 		}
 	}
@@ -914,8 +1134,7 @@ allocate:
 	if (pending) {
 		err = ext2hole_pending_add(inode, iblock, newb[n - 1]);
 		if (err) {
-			for (i = 0; i < n; i++)
-				ext2hole_free_blocks(inode, newb[i], 1);
+			ext2hole_unalloc(inode, newb, n, charge);
 			goto out;
 		}
 	}
@@ -934,8 +1153,7 @@ allocate:
 			}
 			if (pending)
 				xa_erase_irq(&ei->i_pending, iblock);
-			for (j = 0; j < n; j++)
-				ext2hole_free_blocks(inode, newb[j], 1);
+			ext2hole_unalloc(inode, newb, n, charge);
 			err = -ENOMEM;
 			goto out;
 		}
@@ -958,7 +1176,16 @@ allocate:
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
 			sync_dirty_buffer(chain[level]);
 	}
-	/* i_blocks: ext2hole_new_blocks() counted the n blocks with the quota. */
+	/*
+	 * The branch is in: what was reserved for it is charged now.  With
+	 * the charge above, i_blocks and the quota count the n blocks.
+	 */
+	if (rsv_data || rsv_meta) {
+		dquot_claim_block(inode, rsv_data + rsv_meta);
+		if (rsv_data)
+			xa_erase(&ei->i_delayed, iblock);
+		ei->i_reserved_meta -= rsv_meta;
+	}
 	inode_set_ctime_current(inode);
 	ei->i_last_alloc = newb[n - 1];
 	ei->i_last_logical = iblock;
@@ -1027,6 +1254,66 @@ int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
 	else
 		bh_result->b_size = (index - iblock) << inode->i_blkbits;
 	return 0;
+}
+
+/**
+ * ext2hole_get_block_delay - get_block of page_mkwrite under mkwrite=noalloc
+ * @inode: a regular file
+ * @iblock: logical block of a page buffer inside i_size
+ * @bh_result: that buffer (one block)
+ * @create: unused (the buffer gets a block or a reservation)
+ *
+ * Maps the buffer when its block exists.  Otherwise reserves the quota
+ * that allocating it at writeback will take, the block and the indirect
+ * blocks on its path that are missing and not reserved already (see the
+ * invariant above ext2hole_subtree()), records the block in i_delayed and
+ * marks the buffer delayed.  A block recorded already is only marked.
+ * The fault sees -EDQUOT when the reservation does not fit the limits,
+ * which the dquot code checks against what is charged and reserved.
+ *
+ * Return: 0, -EDQUOT, -ENOMEM, -EIO, -EFSCORRUPTED or -EFBIG.
+ */
+int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
+			     struct buffer_head *bh_result, int create)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	int depth, level, meta, err;
+	u32 nr;
+
+	err = ext2hole_get_block(inode, iblock, bh_result, 0);
+	if (err || buffer_mapped(bh_result))
+		return err;
+
+	mutex_lock(&ei->i_map_mutex);
+	level = ext2hole_path_end(inode, iblock, &depth, &nr);
+	if (level < 0) {
+		err = level;
+		goto out;
+	}
+	if (nr) {
+		/* allocated since the lookup (O_DIRECT) */
+		ext2hole_map_run(inode, bh_result, nr, 1);
+		goto out;
+	}
+	if (xa_load(&ei->i_delayed, iblock))
+		goto delay;
+	meta = depth - 1 - level -
+	       ext2hole_meta_reserved(inode, iblock, depth, level);
+	err = dquot_reserve_block(inode, 1 + meta);
+	if (err)
+		goto out;
+	err = xa_err(xa_store(&ei->i_delayed, iblock, xa_mk_value(0),
+			      GFP_NOFS));
+	if (err) {
+		dquot_release_reservation_block(inode, 1 + meta);
+		goto out;
+	}
+	ei->i_reserved_meta += meta;
+delay:
+	set_buffer_delay(bh_result);
+out:
+	mutex_unlock(&ei->i_map_mutex);
+	return err;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1098,6 +1385,8 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
 			       inode->i_ino, nr, start, height);
 		ext2hole_clear_ptr(inode, p);
+		if (height)
+			ext2hole_delay_rereserve(inode, start, span);
 		*dirty = true;
 		return;
 	}
@@ -1127,6 +1416,8 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	if (empty) {
 		ext2hole_clear_ptr(inode, p);
 		ext2hole_forget_meta(sb, bh);
+		/* delayed blocks outside [@cut, @end) may still need it */
+		ext2hole_delay_rereserve(inode, start, span);
 		ext2hole_run_add(inode, run, nr);
 		*dirty = true;
 		return;
@@ -1149,7 +1440,10 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
  * indirect blocks that become empty are freed, partial ones get their
  * pointers in the range zeroed.  Truncation and punching a hole
  * (falloc.c) both come here.  The page cache over the range must already
- * be gone and no writeback of it in flight.  Marks the inode dirty.
+ * be gone and no writeback of it in flight.  Quota reserved for delayed
+ * blocks in the range is given back, and an indirect block freed while
+ * delayed blocks outside the range lie under it is reserved again.  Marks
+ * the inode dirty.
  */
 void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 {
@@ -1164,6 +1458,13 @@ void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 		return;
 
 	mutex_lock(&ei->i_map_mutex);
+	/*
+	 * Delayed blocks in the range lost their pages with the page cache
+	 * (their reservations are normally gone with the pages already,
+	 * through invalidate_folio): before the map changes, which the
+	 * accounting of the indirect blocks reads.
+	 */
+	ext2hole_delay_release(inode, cut, end);
 	for (i = 0; i < EXT2HOLE_NDIR_BLOCKS; i++)
 		ext2hole_free_branch(inode, &ei->i_data[i], 0, i, cut, end,
 				     &run, &dirty);
@@ -1335,6 +1636,8 @@ void ext2hole_evict_inode(struct inode *inode)
 	truncate_inode_pages_final(&inode->i_data);
 	/* no writeback left to complete (ext2hole_hole_written) */
 	xa_destroy(&EXT2HOLE_I(inode)->i_pending);
+	/* delayed blocks whose pages are gone: before the dquots go */
+	ext2hole_delay_evict(inode);
 
 	/* A deleted inode gives its blocks and itself back to its quota. */
 	if (want_delete)

@@ -13,7 +13,11 @@
  *
  * Charging happens where blocks and inodes are taken and given back:
  * ext2hole_new_blocks()/ext2hole_free_blocks() (balloc.c) and
- * ext2hole_new_inode()/ext2hole_free_inode() (ialloc.c).
+ * ext2hole_new_inode()/ext2hole_free_inode() (ialloc.c).  Blocks delayed
+ * by page_mkwrite under mkwrite=noalloc are reserved there and claimed
+ * when get_block allocates them (inode.c, ext2hole_get_block_delay()):
+ * the dquot code keeps the reserved bytes per inode in i_reserved_quota,
+ * through get_reserved_space.
  */
 #include <linux/quotaops.h>
 #include "ext2hole.h"
@@ -184,6 +188,24 @@ void ext2hole_quota_off_umount(struct super_block *sb)
 	for (type = 0; type < MAXQUOTAS; type++)
 		ext2hole_quota_off(sb, type);
 }
+
+static qsize_t *ext2hole_get_reserved_space(struct inode *inode)
+{
+	return &EXT2HOLE_I(inode)->i_reserved_quota;
+}
+
+/* The generic operations, and the inode's reserved space (delayed blocks). */
+const struct dquot_operations ext2hole_dquot_ops = {
+	.write_dquot		= dquot_commit,
+	.acquire_dquot		= dquot_acquire,
+	.release_dquot		= dquot_release,
+	.mark_dirty		= dquot_mark_dquot_dirty,
+	.write_info		= dquot_commit_info,
+	.alloc_dquot		= dquot_alloc,
+	.destroy_dquot		= dquot_destroy,
+	.get_next_id		= dquot_get_next_id,
+	.get_reserved_space	= ext2hole_get_reserved_space,
+};
 
 const struct quotactl_ops ext2hole_quotactl_ops = {
 	.quota_on	= ext2hole_quota_on,

@@ -212,8 +212,10 @@ static struct inode *ext2hole_alloc_inode(struct super_block *sb)
 	ei->i_dir_state = 0;
 	ei->i_last_alloc = 0;
 	ei->i_last_logical = 0;
+	ei->i_reserved_meta = 0;
 #ifdef CONFIG_QUOTA
 	memset(&ei->i_dquot, 0, sizeof(ei->i_dquot));
+	ei->i_reserved_quota = 0;
 #endif
 	return &ei->vfs_inode;
 }
@@ -231,6 +233,8 @@ static void ext2hole_inode_init_once(void *foo)
 	seqcount_mutex_init(&ei->i_map_seq, &ei->i_map_mutex);
 	/* emptied by evict (xa_destroy), so it is empty again when reused */
 	xa_init_flags(&ei->i_pending, XA_FLAGS_LOCK_IRQ);
+	/* emptied by evict (ext2hole_delay_evict) */
+	xa_init(&ei->i_delayed);
 	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }
@@ -1218,7 +1222,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
 #ifdef CONFIG_QUOTA
-	sb->dq_op = &dquot_operations;
+	sb->dq_op = &ext2hole_dquot_ops;
 	sb->s_qcop = &ext2hole_quotactl_ops;
 	sb->s_quota_types = QTYPE_MASK_USR | QTYPE_MASK_GRP;
 #endif

@@ -124,7 +124,7 @@ static void ext2hole_sb_release(struct kobject *kobj)
 	complete(&ext2hole_kobj_sbi(kobj)->s_kobj_unregister);
 }
 
-static struct kobj_type ext2hole_sb_ktype = {
+static const struct kobj_type ext2hole_sb_ktype = {
 	.default_groups = ext2hole_sb_groups,
 	.sysfs_ops = &ext2hole_sysfs_ops,
 	.release = ext2hole_sb_release,
