@@ -271,8 +271,16 @@ static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
 }
 
 /* hash.c */
-int ext2hole_dx_hash(const char *name, int len, unsigned int version,
-		     const u32 seed[4], u32 *hash);
+int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
+		      const u32 seed[4], u32 *hash, u32 *minor);
+
+/* The major hash only: what the index orders names by. */
+static inline int ext2hole_dx_hash(const char *name, int len,
+				   unsigned int version, const u32 seed[4],
+				   u32 *hash)
+{
+	return ext2hole_dx_hash2(name, len, version, seed, hash, NULL);
+}
 
 /* super.c */
 struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block);

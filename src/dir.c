@@ -19,8 +19,9 @@
  * superblock's dir_index feature, are looked up through their index (see
  * "Indexed directories" below): one or two index blocks and, normally,
  * one leaf per lookup.  To a linear reader the index blocks look like
- * '.', '..' and single unused entries, so readdir, rmdir's emptiness check
- * and a directory whose index is found inconsistent use the linear walk.
+ * '.', '..' and single unused entries, so rmdir's emptiness check and a
+ * directory whose index is found inconsistent use the linear walk;
+ * readdir goes in hash order (see "Readdir in hash order" below).
  * The index is kept valid: deleting or retargeting an entry leaves every
  * leaf in place, and a new entry goes into the leaf the index selects for
  * its hash; a full leaf is split into a block appended to the directory,
@@ -39,9 +40,11 @@
  * its names go to two leaves split by hash and block 0 becomes the
  * dx_root (ext2hole_dx_make_indexed()).
  */
+#include <linux/compat.h>
 #include <linux/highmem.h>
 #include <linux/iversion.h>
 #include <linux/pagemap.h>
+#include <linux/rbtree.h>
 #include <linux/sort.h>
 #include "ext2hole.h"
 
@@ -343,7 +346,8 @@ static unsigned int ext2hole_validate_entry(char *kaddr, unsigned int offset,
 	return offs;
 }
 
-static int ext2hole_readdir(struct file *file, struct dir_context *ctx)
+/* readdir of a directory whose positions are byte offsets. */
+static int ext2hole_readdir_linear(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
 	struct super_block *sb = dir->i_sb;
@@ -640,6 +644,8 @@ static int ext2hole_dx_node(struct inode *dir, struct ext2hole_dx_path *path,
 /*
  * ext2hole_dx_probe - follow the index of @dir down to the leaf for @name
  *
+ * With @name NULL, the leaf for the hash already in path->hash (readdir).
+ *
  * Return: 0 with @path filled (release it with ext2hole_dx_release()),
  * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
  * @path holds whatever pages it took in every case.
@@ -692,8 +698,8 @@ static int ext2hole_dx_probe(struct inode *dir, const char *name, int len,
 				       "dx_root: %u indirect levels (at most %u without largedir)",
 				       levels, EXT2HOLE_DX_MAX_LEVELS - 1);
 	path->version = version + sbi->s_hash_unsigned;
-	if (ext2hole_dx_hash(name, len, path->version, sbi->s_hash_seed,
-			     &path->hash))
+	if (name && ext2hole_dx_hash(name, len, path->version,
+				     sbi->s_hash_seed, &path->hash))
 		return ext2hole_dx_bad(dir, "dx_root: unknown hash version %u",
 				       version);
 
@@ -710,12 +716,16 @@ static int ext2hole_dx_probe(struct inode *dir, const char *name, int len,
 
 /*
  * Step @path to the next leaf when it continues the run of names hashing
- * to path->hash (a hash collision split across leaves).
+ * to path->hash (a hash collision split across leaves), or, with @any,
+ * to the next leaf whatever its hash (readdir); *@next_hash, when given,
+ * gets the hash of the index entry of the next leaf, collision bit
+ * included, when there is one.
  *
  * Return: 1 when stepped, 0 when there is no such leaf, -EAGAIN when
  * the index turned out inconsistent, or another negative error.
  */
-static int ext2hole_dx_next_leaf(struct inode *dir, struct ext2hole_dx_path *path)
+static int ext2hole_dx_next_leaf(struct inode *dir, struct ext2hole_dx_path *path,
+				 bool any, u32 *next_hash)
 {
 	int i = path->levels - 1;
 	struct ext2hole_dx_frame *f;
@@ -731,7 +741,9 @@ static int ext2hole_dx_next_leaf(struct inode *dir, struct ext2hole_dx_path *pat
 		return 0;
 	f = &path->frame[i];
 	f->at++;
-	if ((le32_to_cpu(f->at->hash) & ~1U) != path->hash)
+	if (next_hash)
+		*next_hash = le32_to_cpu(f->at->hash);
+	if (!any && (le32_to_cpu(f->at->hash) & ~1U) != path->hash)
 		return 0;
 	while (++i < (int)path->levels) {
 		/* Descend into the first entry of the next dx_node. */
@@ -818,7 +830,7 @@ ext2hole_dx_find(struct inode *dir, const struct qstr *child,
 				child, res_page);
 		if (de)
 			break;
-		err = ext2hole_dx_next_leaf(dir, &path);
+		err = ext2hole_dx_next_leaf(dir, &path, false, NULL);
 		if (err <= 0) {
 			de = ERR_PTR(err ? err : -ENOENT);
 			break;
@@ -1930,8 +1942,523 @@ int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
 	return err;
 }
 
+
+/*
+ * Readdir in hash order (docs/design.md section 6, "Readdir").
+ *
+ * The position of a directory that is indexed, or could become indexed
+ * (one block long, on a filesystem with dir_index), is a hash cookie, as
+ * with the ext4 driver: the major hash of the next name to return and
+ * its minor hash, (major >> 1) << 32 | minor, or major >> 1 alone for a
+ * caller that wants 32-bit positions (FMODE_32BITHASH, or a 32-bit
+ * system call without FMODE_64BITHASH).  Names come back ordered by
+ * (major, minor, name); '.' and '..' have the keys (0, 0) and (2, 0).
+ * Splits, a new index, a second level move names between blocks, never
+ * between hashes, so a reader neither misses a name nor sees it twice.
+ * Each open directory keeps the names of the current hash range in an
+ * rbtree (struct ext2hole_dir_pos): one leaf, and the leaves after it
+ * that continue its last hash, fetched at a time; a change of the
+ * directory (its i_version) fetches again from the last name returned.
+ * A position taken by telldir is where the next name starts: several
+ * names that share it (a hash collision) come back again after a seek to
+ * it, none is lost.
+ *
+ * Whether an open directory's positions are hash cookies is decided at
+ * open and kept: a directory whose index is dropped (ext2hole's two
+ * levels full, or the index found inconsistent) under an open file goes
+ * on in hash order there, by hashing the whole linear directory for each
+ * batch of at most EXT2HOLE_RD_BATCH names.  Other directories keep byte
+ * offsets (ext2hole_readdir_linear()); ext2hole never indexes one.
+ */
+
+/* The most names one batch of a linear directory read in hash order keeps. */
+#define EXT2HOLE_RD_BATCH	2048
+/* No upper bound on the hashes fetched. */
+#define EXT2HOLE_RD_NO_LIMIT	(1ULL << 32)
+/* The end of an indexed directory, in 32- and 64-bit positions. */
+#define EXT2HOLE_RD_EOF_32	((loff_t)0x7fffffff)
+#define EXT2HOLE_RD_EOF_64	((loff_t)LLONG_MAX)
+
+/* The file->private_data of an open directory. */
+struct ext2hole_dir_pos {
+	struct rb_root names;		/* fetched, by key */
+	struct rb_node *next;		/* the next one to return */
+	unsigned int count;		/* names in the tree */
+	bool hashed;			/* positions are hash cookies */
+	bool filled;			/* the tree holds a fetch */
+	bool end;			/* no name past those fetched */
+	bool after;			/* resume after after_name, not at the key */
+	u8 version;			/* hash version of the keys */
+	u8 after_len;
+	u32 hash, minor;		/* the key to resume at */
+	u32 next_hash;			/* the first hash past the fetched names */
+	u64 limit;			/* batch of a linear directory: hashes below */
+	u64 i_version;			/* the directory's, at the fetch */
+	loff_t last_pos;		/* ctx->pos when the last call returned */
+	char after_name[EXT2HOLE_NAME_LEN];
+};
+
+struct ext2hole_rd_name {
+	struct rb_node node;
+	u32 hash, minor;
+	u32 ino;
+	u8 type;
+	u8 len;
+	char name[];
+};
+
+static bool ext2hole_rd_32bit(struct file *file)
+{
+	if (file->f_mode & FMODE_32BITHASH)
+		return true;
+	if (file->f_mode & FMODE_64BITHASH)
+		return false;
+	return in_compat_syscall() || BITS_PER_LONG == 32;
+}
+
+static loff_t ext2hole_rd_eof(struct file *file)
+{
+	return ext2hole_rd_32bit(file) ? EXT2HOLE_RD_EOF_32 : EXT2HOLE_RD_EOF_64;
+}
+
+static loff_t ext2hole_rd_pos(struct file *file, u32 hash, u32 minor)
+{
+	if (ext2hole_rd_32bit(file))
+		return hash >> 1;
+	return ((loff_t)(hash >> 1) << 32) | minor;
+}
+
+static void ext2hole_rd_key(struct file *file, loff_t pos, u32 *hash,
+			    u32 *minor)
+{
+	if (ext2hole_rd_32bit(file)) {
+		*hash = (u32)(pos << 1);
+		*minor = 0;
+	} else {
+		*hash = (u32)((pos >> 32) << 1);
+		*minor = (u32)pos;
+	}
+}
+
+/* Positions of @dir are hash cookies for a file opened now. */
+static bool ext2hole_rd_hashed(struct inode *dir)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(dir);
+
+	return (sbi->s_es->s_feature_compat &
+		cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_DIR_INDEX)) &&
+	       !test_bit(EXT2HOLE_DIR_DX_BAD, &ei->i_dir_state) &&
+	       ((ei->i_flags & EXT2HOLE_INDEX_FL) ||
+		dir->i_size == ext2hole_chunk_size(dir));
+}
+
+static int ext2hole_rd_cmp(u32 h1, u32 m1, const char *n1, unsigned int l1,
+			   u32 h2, u32 m2, const char *n2, unsigned int l2)
+{
+	int c;
+
+	if (h1 != h2)
+		return h1 < h2 ? -1 : 1;
+	if (m1 != m2)
+		return m1 < m2 ? -1 : 1;
+	c = memcmp(n1, n2, min(l1, l2));
+	if (c)
+		return c;
+	return l1 < l2 ? -1 : l1 > l2;
+}
+
+static void ext2hole_rd_free(struct ext2hole_dir_pos *p)
+{
+	struct ext2hole_rd_name *n, *tmp;
+
+	rbtree_postorder_for_each_entry_safe(n, tmp, &p->names, node)
+		kfree(n);
+	p->names = RB_ROOT;
+	p->next = NULL;
+	p->count = 0;
+}
+
+/*
+ * A batch of a linear directory is over EXT2HOLE_RD_BATCH names: drop
+ * the names of its highest hash and fetch no more of that hash or above
+ * (a hash is never cut in two).  A batch of a single hash stays whole.
+ */
+static void ext2hole_rd_trim(struct ext2hole_dir_pos *p)
+{
+	struct ext2hole_rd_name *n;
+	struct rb_node *node;
+	u32 top;
+
+	n = rb_entry(rb_last(&p->names), struct ext2hole_rd_name, node);
+	top = n->hash;
+	n = rb_entry(rb_first(&p->names), struct ext2hole_rd_name, node);
+	if (n->hash == top) {
+		p->limit = (u64)top + 1;
+		return;
+	}
+	while ((node = rb_last(&p->names))) {
+		n = rb_entry(node, struct ext2hole_rd_name, node);
+		if (n->hash != top)
+			break;
+		rb_erase(node, &p->names);
+		kfree(n);
+		p->count--;
+	}
+	p->limit = top;
+}
+
+/*
+ * Put the live entry @de in the tree when it comes after the resume
+ * point.  '.' and '..' get their fixed keys; other names are hashed.
+ *
+ * Return: 1 when added, 0 when not wanted, or a negative error.
+ */
+static int ext2hole_rd_add(struct inode *dir, struct ext2hole_dir_pos *p,
+			   const struct ext2hole_dir_entry *de)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct rb_node **link = &p->names.rb_node, *parent = NULL;
+	struct ext2hole_rd_name *n;
+	u32 hash, minor = 0;
+	int c;
+
+	if (de->name_len == 1 && de->name[0] == '.') {
+		hash = 0;
+	} else if (de->name_len == 2 && !memcmp(de->name, "..", 2)) {
+		hash = 2;
+	} else if (ext2hole_dx_hash2(de->name, de->name_len, p->version,
+				     sbi->s_hash_seed, &hash, &minor)) {
+		return -EFSCORRUPTED;
+	}
+	if (hash >= p->limit)
+		return 0;
+	if (hash != p->hash || minor != p->minor) {
+		if (hash < p->hash || (hash == p->hash && minor < p->minor))
+			return 0;
+	} else if (p->after &&
+		   ext2hole_rd_cmp(0, 0, de->name, de->name_len,
+				   0, 0, p->after_name, p->after_len) <= 0) {
+		return 0;
+	}
+
+	n = kmalloc(struct_size(n, name, de->name_len), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	n->hash = hash;
+	n->minor = minor;
+	n->ino = le32_to_cpu(de->inode);
+	n->len = de->name_len;
+	n->type = ext2hole_has_filetype(dir->i_sb) ?
+		  fs_ftype_to_dtype(de->file_type) : DT_UNKNOWN;
+	memcpy(n->name, de->name, n->len);
+	while (*link) {
+		struct ext2hole_rd_name *e;
+
+		parent = *link;
+		e = rb_entry(parent, struct ext2hole_rd_name, node);
+		c = ext2hole_rd_cmp(n->hash, n->minor, n->name, n->len,
+				    e->hash, e->minor, e->name, e->len);
+		if (c < 0) {
+			link = &parent->rb_left;
+		} else if (c > 0) {
+			link = &parent->rb_right;
+		} else {
+			kfree(n);	/* the same name twice (damage): once */
+			return 0;
+		}
+	}
+	rb_link_node(&n->node, parent, link);
+	rb_insert_color(&n->node, &p->names);
+	p->count++;
+	return 1;
+}
+
+/*
+ * Fetch the names of the directory block at @addr (of page @page, read
+ * with *@ok telling whether it passed the checks) that come after the
+ * resume point; a block that is not sound is skipped (it was reported
+ * when its page was read).  @batch: trim to EXT2HOLE_RD_BATCH names.
+ *
+ * Return: the names added, or a negative error.
+ */
+static int ext2hole_rd_block(struct inode *dir, struct ext2hole_dir_pos *p,
+			     struct page *page, char *addr, bool ok, bool batch)
+{
+	char *end = addr + ext2hole_chunk_size(dir);
+	struct ext2hole_dir_entry *de;
+	int added = 0, err;
+
+	if (!ok && !ext2hole_check_block(dir, page_address(page),
+					 addr - (char *)page_address(page),
+					 page_offset(page), true))
+		return 0;
+	for (de = (void *)addr; (char *)de < end; de = ext2hole_next_entry(de)) {
+		if (!de->inode)
+			continue;
+		err = ext2hole_rd_add(dir, p, de);
+		if (err < 0)
+			return err;
+		added += err;
+		if (batch && p->count > EXT2HOLE_RD_BATCH)
+			ext2hole_rd_trim(p);
+	}
+	return added;
+}
+
+/*
+ * Fetch through the index: '.' and '..' from the dx_root, then the leaf
+ * holding the resume hash and the leaves after it, until a leaf gave
+ * names and the next one does not continue its last hash.
+ *
+ * Return: 0, EXT2HOLE_DX_LINEAR when the index cannot be used, or a
+ * negative error.
+ */
+static int ext2hole_rd_fill_dx(struct inode *dir, struct ext2hole_dx_path *path,
+			       struct ext2hole_dir_pos *p)
+{
+	struct ext2hole_dir_entry *dot;
+	unsigned int count = 0;
+	struct page *page;
+	u32 next;
+	char *addr;
+	bool ok;
+	int err;
+
+	path->hash = p->hash;
+	err = ext2hole_dx_probe(dir, NULL, 0, path);
+	if (err)
+		return err;
+	p->version = path->version;
+	dot = (struct ext2hole_dir_entry *)path->frame[0].addr;
+	if (p->hash <= 2) {
+		err = ext2hole_rd_add(dir, p, dot);
+		if (err >= 0)
+			err = ext2hole_rd_add(dir, p, ext2hole_next_entry(dot));
+		if (err < 0)
+			return err;
+	}
+	for (;;) {
+		if (fatal_signal_pending(current))
+			return -ERESTARTSYS;
+		addr = ext2hole_dx_read_block(dir,
+				ext2hole_dx_block(path->frame[path->levels - 1].at),
+				&page, &ok);
+		if (IS_ERR(addr))
+			return PTR_ERR(addr);
+		err = ext2hole_rd_block(dir, p, page, addr, ok, false);
+		ext2hole_put_dir_page(page);
+		if (err < 0)
+			return err;
+		count += err;
+		err = ext2hole_dx_next_leaf(dir, path, true, &next);
+		if (err < 0)
+			return err == -EAGAIN ? EXT2HOLE_DX_LINEAR : err;
+		if (!err) {
+			p->end = true;
+			return 0;
+		}
+		if (count && !(next & 1)) {
+			p->next_hash = next;
+			return 0;
+		}
+		cond_resched();
+	}
+}
+
+/*
+ * Fetch from a directory read in hash order but not through an index
+ * (one block long, or its index dropped or found bad): every block,
+ * EXT2HOLE_RD_BATCH names at most (more for one hash).
+ */
+static int ext2hole_rd_fill_linear(struct inode *dir, struct ext2hole_dir_pos *p)
+{
+	unsigned int chunk = ext2hole_chunk_size(dir);
+	unsigned long n, npages;
+	unsigned int blk, last;
+	int err;
+
+	err = ext2hole_dir_npages(dir, &npages);
+	if (err)
+		return err;
+	for (n = 0; n < npages; n++) {
+		struct page *page;
+		bool ok;
+
+		if (fatal_signal_pending(current))
+			return -ERESTARTSYS;
+		page = ext2hole_read_dir_page(dir, n, &ok);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		last = ext2hole_last_byte(dir, n);
+		for (blk = 0; blk + chunk <= last; blk += chunk) {
+			err = ext2hole_rd_block(dir, p, page,
+						(char *)page_address(page) + blk,
+						ok, true);
+			if (err < 0)
+				break;
+		}
+		ext2hole_put_dir_page(page);
+		if (err < 0)
+			return err;
+		cond_resched();
+	}
+	p->end = p->limit == EXT2HOLE_RD_NO_LIMIT;
+	p->next_hash = (u32)p->limit;
+	return 0;
+}
+
+/* Fetch the names from the resume point on into the (emptied) tree. */
+static int ext2hole_rd_fill(struct inode *dir, struct ext2hole_dir_pos *p)
+{
+	struct ext2hole_dx_path path = { .levels = 0 };
+	int err = EXT2HOLE_DX_LINEAR;
+
+	ext2hole_rd_free(p);
+	p->i_version = inode_query_iversion(dir);
+	p->limit = EXT2HOLE_RD_NO_LIMIT;
+	p->end = false;
+	if (ext2hole_dx_usable(dir)) {
+		err = ext2hole_rd_fill_dx(dir, &path, p);
+		ext2hole_dx_release(&path);
+		if (err) {
+			ext2hole_rd_free(p);
+			p->end = false;
+		}
+	}
+	if (err > 0)
+		err = ext2hole_rd_fill_linear(dir, p);
+	if (err < 0) {
+		ext2hole_rd_free(p);
+		return err;
+	}
+	p->filled = true;
+	p->next = rb_first(&p->names);
+	return 0;
+}
+
+static int ext2hole_readdir_hashed(struct file *file, struct dir_context *ctx)
+{
+	struct ext2hole_dir_pos *p = file->private_data;
+	struct inode *dir = file_inode(file);
+	loff_t eof = ext2hole_rd_eof(file);
+	struct ext2hole_rd_name *n;
+	int err = 0;
+
+	if (ctx->pos >= eof)
+		return 0;
+	if (ctx->pos != p->last_pos) {
+		/* a seek: the names from that position's key on */
+		ext2hole_rd_free(p);
+		p->filled = false;
+		p->after = false;
+		ext2hole_rd_key(file, ctx->pos, &p->hash, &p->minor);
+	}
+	for (;;) {
+		if (p->filled && !p->next) {
+			/* every name fetched was returned: on past them */
+			if (p->end || p->next_hash <= p->hash) {
+				ctx->pos = eof;
+				break;
+			}
+			p->hash = p->next_hash;
+			p->minor = 0;
+			p->after = false;
+			p->filled = false;
+		}
+		if (!p->filled || !inode_eq_iversion(dir, p->i_version)) {
+			err = ext2hole_rd_fill(dir, p);
+			if (err)
+				break;
+			continue;
+		}
+		n = rb_entry(p->next, struct ext2hole_rd_name, node);
+		ctx->pos = ext2hole_rd_pos(file, n->hash, n->minor);
+		if (!dir_emit(ctx, n->name, n->len, n->ino, n->type)) {
+			/*
+			 * Go on at the position just handed out (the d_off
+			 * of the last name returned), not before it: a name
+			 * added meanwhile between the two keys is left out
+			 * and positions never go down.
+			 */
+			if (n->hash != p->hash || n->minor != p->minor) {
+				p->hash = n->hash;
+				p->minor = n->minor;
+				p->after = false;
+			}
+			break;
+		}
+		p->hash = n->hash;
+		p->minor = n->minor;
+		p->after = true;
+		p->after_len = n->len;
+		memcpy(p->after_name, n->name, n->len);
+		p->next = rb_next(p->next);
+	}
+	p->last_pos = ctx->pos;
+	return err;
+}
+
+static int ext2hole_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct ext2hole_dir_pos *p = file->private_data;
+
+	if (p && p->hashed)
+		return ext2hole_readdir_hashed(file, ctx);
+	return ext2hole_readdir_linear(file, ctx);
+}
+
+/*
+ * As the ext4 driver's: hash cookies go up to the end-of-directory
+ * position, byte offsets as a file's.  The next readdir sees the new
+ * position (not the one it left) and fetches from there.
+ */
+static loff_t ext2hole_dir_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct ext2hole_dir_pos *p = file->private_data;
+	loff_t eof;
+
+	if (p && p->hashed) {
+		eof = ext2hole_rd_eof(file);
+		return generic_file_llseek_size(file, offset, whence, eof, eof);
+	}
+	return generic_file_llseek(file, offset, whence);
+}
+
+static int ext2hole_dir_open(struct inode *dir, struct file *file)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	struct ext2hole_dir_pos *p;
+	unsigned int version = sbi->s_es->s_def_hash_version;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->names = RB_ROOT;
+	p->hashed = ext2hole_rd_hashed(dir);
+	/* an index's own version replaces it at the first fetch through it */
+	if (version > EXT2HOLE_DX_HASH_TEA)
+		version = EXT2HOLE_DX_HASH_HALF_MD4;
+	p->version = version + sbi->s_hash_unsigned;
+	file->private_data = p;
+	return 0;
+}
+
+static int ext2hole_dir_release(struct inode *dir, struct file *file)
+{
+	struct ext2hole_dir_pos *p = file->private_data;
+
+	if (p) {
+		ext2hole_rd_free(p);
+		kfree(p);
+	}
+	return 0;
+}
+
 const struct file_operations ext2hole_dir_operations = {
-	.llseek		= generic_file_llseek,
+	.open		= ext2hole_dir_open,
+	.release	= ext2hole_dir_release,
+	.llseek		= ext2hole_dir_llseek,
 	.read		= generic_read_dir,
 	.iterate_shared	= ext2hole_readdir,
 	.fsync		= generic_file_fsync,

@@ -134,18 +134,23 @@ static void ext2hole_tea(u32 st[4], const u32 in[4])
 }
 
 /**
- * ext2hole_dx_hash - the major hash of a name in an indexed directory
+ * ext2hole_dx_hash2 - the major and minor hashes of a name
  * @name: the name
  * @len: its length
  * @version: EXT2HOLE_DX_HASH_* (an unsigned variant included)
  * @seed: the superblock's s_hash_seed, CPU order
- * @hash: where the hash is stored (low bit clear)
+ * @hash: where the major hash is stored (low bit clear)
+ * @minor: where the minor hash is stored (0 for the legacy hash), or NULL
+ *
+ * The index orders names by the major hash only; readdir positions of an
+ * indexed directory use both, as the ext4 driver's do.
  *
  * Return: 0, or -EINVAL for an unknown version.
  */
-int ext2hole_dx_hash(const char *name, int len, unsigned int version,
-		     const u32 seed[4], u32 *hash)
+int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
+		      const u32 seed[4], u32 *hash, u32 *minor)
 {
+	u32 m = 0;
 	bool unsig = version >= EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;
 	u32 st[4], in[8];
 	u32 h;
@@ -171,6 +176,7 @@ int ext2hole_dx_hash(const char *name, int len, unsigned int version,
 			ext2hole_half_md4(st, in);
 		}
 		h = st[1];
+		m = st[2];
 		break;
 	case EXT2HOLE_DX_HASH_TEA:
 	case EXT2HOLE_DX_HASH_TEA_UNSIGNED:
@@ -179,6 +185,7 @@ int ext2hole_dx_hash(const char *name, int len, unsigned int version,
 			ext2hole_tea(st, in);
 		}
 		h = st[0];
+		m = st[1];
 		break;
 	default:
 		return -EINVAL;
@@ -188,5 +195,7 @@ int ext2hole_dx_hash(const char *name, int len, unsigned int version,
 	if (h == 0xfffffffe)
 		h = 0xfffffffc;
 	*hash = h;
+	if (minor)
+		*minor = m;
 	return 0;
 }
