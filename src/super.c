@@ -225,6 +225,17 @@ static void ext2hole_free_in_core_inode(struct inode *inode)
 	kmem_cache_free(ext2hole_inode_cachep, EXT2HOLE_I(inode));
 }
 
+/*
+ * xa_init() gives every xarray initialised in one file the same lockdep
+ * class; these three are taken in different contexts (i_pending from bio
+ * completion, with interrupts off; the others in process context only),
+ * so each gets its own class, or lockdep would see one lock taken both
+ * with and without interrupts enabled.
+ */
+static struct lock_class_key ext2hole_pending_key;
+static struct lock_class_key ext2hole_delayed_key;
+static struct lock_class_key ext2hole_meta_pins_key;
+
 static void ext2hole_inode_init_once(void *foo)
 {
 	struct ext2hole_inode_info *ei = foo;
@@ -233,8 +244,10 @@ static void ext2hole_inode_init_once(void *foo)
 	seqcount_mutex_init(&ei->i_map_seq, &ei->i_map_mutex);
 	/* emptied by evict (xa_destroy), so it is empty again when reused */
 	xa_init_flags(&ei->i_pending, XA_FLAGS_LOCK_IRQ);
+	lockdep_set_class(&ei->i_pending.xa_lock, &ext2hole_pending_key);
 	/* emptied by evict (ext2hole_delay_evict) */
 	xa_init(&ei->i_delayed);
+	lockdep_set_class(&ei->i_delayed.xa_lock, &ext2hole_delayed_key);
 	init_rwsem(&ei->i_xattr_sem);
 	inode_init_once(&ei->vfs_inode);
 }
@@ -1031,6 +1044,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&sbi->s_balloc_mutex);
 	mutex_init(&sbi->s_ialloc_mutex);
 	xa_init(&sbi->s_meta_pins);
+	lockdep_set_class(&sbi->s_meta_pins.xa_lock, &ext2hole_meta_pins_key);
 
 	bs = sb_min_blocksize(sb, EXT2HOLE_MIN_BLOCK_SIZE);
 	if (!bs || bs > EXT2HOLE_MAX_BLOCK_SIZE) {
