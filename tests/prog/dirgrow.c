@@ -3,7 +3,7 @@
  * dirgrow - readdir of a directory that grows (and shrinks) under the
  * reader.
  *
- *   dirgrow [-b BUF] [-n FILL] [-c ADD] [-l LEN] [-u K] [-s] [-f] [-d] DIR
+ *   dirgrow [-b BUF] [-n FILL] [-c ADD] [-l LEN] [-u K] [-s] [-f] [-d] [-p K] DIR
  *
  *   -n FILL  first create FILL empty files "o<number>-xxx..." of LEN bytes
  *   -l LEN   length of the names made (default 70, at most 255)
@@ -17,6 +17,13 @@
  *            changes, seek the same descriptor back to it and read on
  *   -f       the same on a fresh descriptor (as an NFS server resumes from
  *            a cookie): open DIR again, lseek to the position, read on
+ *   -p K     the adds and deletes run in a second process, concurrently
+ *            with the reader's second half: the child creates and unlinks
+ *            in turn and writes a byte to a pipe after every K changes;
+ *            the reader makes one getdents64 call per byte (it does not
+ *            wait for the child otherwise), then reads to the end once the
+ *            child has exited.  Choose K so that the reader's second half
+ *            spans the changes that matter (a split, a new index level)
  *   -d       "." and ".." may be missing (still at most once): the ext4
  *            driver reads a one-block directory in hash order with '.'
  *            and '..' at their names' hashes, and at the hashes 0 and 2
@@ -39,6 +46,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct linux_dirent64 {
@@ -61,6 +69,7 @@ static size_t nnames, cap;
 static int dots[2];
 static long strangers, doff_back;
 static int64_t last_off = -1;
+static int name_len = 70;
 
 static void die(const char *what)
 {
@@ -156,19 +165,86 @@ static void read_to_end(int fd, char *buf, size_t bufsize)
 		die("getdents64");
 }
 
+/*
+ * Create the ADD names "a<i>..." and, in turn, unlink every @every-th
+ * original (by its index in the sorted table, which the reader knows
+ * too).  With @progress >= 0, write a byte there after every @pace changes.
+ * Return the names added (ENOSPC/EDQUOT stop the adds), -1 on an error.
+ */
+static long change(const char *dir, long add, long every, int progress,
+		   long pace)
+{
+	char name[256], path[4096 + 256];
+	size_t i = 0, j = 0;
+	long added = 0, done = 0, next = pace;
+	int fd, adding = add > 0;
+
+	while (adding || (every > 0 && j < nnames)) {
+		if (adding) {
+			make_name(name, 'a', i, name_len);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+			if (fd < 0 && (errno == ENOSPC || errno == EDQUOT)) {
+				adding = 0;
+			} else if (fd < 0) {
+				perror(path);
+				return -1;
+			} else {
+				close(fd);
+				added++;
+				done++;
+				adding = ++i < (size_t)add;
+			}
+		}
+		for (; every > 0 && j < nnames; j++) {
+			if (!names[j].orig || j % every)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, names[j].s);
+			if (unlink(path)) {
+				perror(path);
+				return -1;
+			}
+			done++;
+			j++;
+			break;
+		}
+		for (; progress >= 0 && done >= next; next += pace)
+			if (write(progress, "", 1) != 1)
+				return -1;
+	}
+	return added;
+}
+
+/* The adds the child made: the "a<i>" names that exist, in order. */
+static long child_added(const char *dir, long add)
+{
+	char name[256], path[4096 + 256];
+	struct stat st;
+	long i;
+
+	for (i = 0; i < add; i++) {
+		make_name(name, 'a', i, name_len);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (stat(path, &st))
+			break;
+	}
+	return i;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bufsize = 32768, i, norig;
 	long fill = 0, add = 0, every = 0, added = 0, deleted = 0, half, got;
-	long dups = 0, missing = 0, extra = 0, newseen = 0, n;
-	int len = 70, seek_same = 0, seek_fresh = 0, dots_lax = 0, opt, fd;
-	char name[256], path[4096 + 256], *buf;
+	long dups = 0, missing = 0, extra = 0, newseen = 0, n, pace = 2;
+	int len = 70, seek_same = 0, seek_fresh = 0, dots_lax = 0, concurrent = 0;
+	int opt, fd;
+	char name[256], *buf;
 	const char *dir;
 	off_t cookie = 0;
 	DIR *d;
 	struct dirent *de;
 
-	while ((opt = getopt(argc, argv, "b:n:c:l:u:sfd")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:c:l:u:sfdp:")) != -1) {
 		switch (opt) {
 		case 'b': bufsize = strtoul(optarg, NULL, 0); break;
 		case 'n': fill = strtol(optarg, NULL, 0); break;
@@ -178,12 +254,14 @@ int main(int argc, char **argv)
 		case 's': seek_same = 1; break;
 		case 'f': seek_fresh = 1; break;
 		case 'd': dots_lax = 1; break;
+		case 'p': concurrent = 1; pace = strtol(optarg, NULL, 0); break;
 		default: goto usage;
 		}
 	}
-	if (optind != argc - 1 || len < 10 || len > 255 || bufsize < (size_t)len + 32)
+	if (optind != argc - 1 || pace < 1 || len < 10 || len > 255 || bufsize < (size_t)len + 32)
 		goto usage;
 	dir = argv[optind];
+	name_len = len;
 	buf = malloc(bufsize);
 	if (!buf)
 		die("malloc");
@@ -241,30 +319,52 @@ int main(int argc, char **argv)
 	}
 
 	/* The changes, while the reader is half-way. */
-	for (i = 0; i < (size_t)add; i++) {
-		make_name(name, 'a', i, len);
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		n = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		if (n < 0 && (errno == ENOSPC || errno == EDQUOT))
-			break;
-		if (n < 0)
-			die(path);
-		close(n);
-		added++;
+	if (concurrent) {
+		int pfd[2], st;
+		pid_t pid;
+		char c;
+
+		if (seek_same || seek_fresh)
+			goto usage;
+		if (pipe(pfd))
+			die("pipe");
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			close(pfd[0]);
+			_exit(change(dir, add, every, pfd[1], pace) < 0);
+		}
+		close(pfd[1]);
+		/* one getdents64 call per @pace changes, while the child runs */
+		while (read(pfd[0], &c, 1) == 1) {
+			n = syscall(SYS_getdents64, fd, buf, bufsize);
+			if (n < 0)
+				die("getdents64");
+			if (n)
+				tally(buf, n);
+		}
+		close(pfd[0]);
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "dirgrow: the changing process failed\n");
+			return 1;
+		}
+		read_to_end(fd, buf, bufsize);
+		added = child_added(dir, add);
+	} else {
+		added = change(dir, add, every, -1, 1);
 	}
-	if (every > 0) {
-		for (i = 0; i < nnames; i++) {
-			if (!names[i].orig || i % every)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
-			if (unlink(path))
-				die(path);
+	if (added < 0)
+		return 1;
+	for (i = 0; every > 0 && i < nnames; i++)
+		if (names[i].orig && !(i % every)) {
 			names[i].deleted = 1;
 			deleted++;
 		}
-	}
 
-	if (seek_fresh) {
+	if (concurrent) {
+		/* read to the end above */
+	} else if (seek_fresh) {
 		int fd2 = open(dir, O_RDONLY | O_DIRECTORY);
 
 		if (fd2 < 0)
@@ -310,6 +410,6 @@ int main(int argc, char **argv)
 	       (!dots_lax && (dots[0] != 1 || dots[1] != 1));
 
 usage:
-	fprintf(stderr, "usage: dirgrow [-b BUF] [-n FILL] [-c ADD] [-l LEN] [-u K] [-s] [-f] [-d] DIR\n");
+	fprintf(stderr, "usage: dirgrow [-b BUF] [-n FILL] [-c ADD] [-l LEN] [-u K] [-s] [-f] [-d] [-p] DIR\n");
 	return 2;
 }
