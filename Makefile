@@ -37,6 +37,11 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DEPMOD ?= $(or $(shell PATH="$$PATH:/usr/sbin:/sbin" command -v depmod),/sbin/depmod)
 
+# The module and the test programs build in parallel (-j of the machine's
+# cores) unless make was given -j itself (then its jobserver shares them).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PAR = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
+
 .PHONY: all module modules install deps deps-build tests run check soak fuzz crash bench check-debug \
 	check-dkms check-matrix dist deb style clean help \
 	fstests fstests-full fstests-ci
@@ -52,7 +57,7 @@ deps-build:
 	scripts/deps.sh build
 
 module modules: $(DEPS_BUILD)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PAR) modules
 
 install: module
 	install -D -m 644 ext2hole.ko $(DESTDIR)/lib/modules/$(KVER)/$(MODDIR)/ext2hole.ko
@@ -66,7 +71,7 @@ install: module
 
 # Static test programs that run inside the guest.
 tests: deps-build
-	$(MAKE) -C tests BUILD=$(BUILD)
+	$(MAKE) -C tests BUILD=$(BUILD) $(PAR)
 
 run: deps module tests
 	scripts/demo.sh
@@ -75,7 +80,7 @@ check: deps module tests
 	tests/check.sh $(SUITES)
 
 soak: deps module tests
-	EXT2HOLE_SOAK=1 tests/check.sh fsx stress
+	EXT2HOLE_SOAK=1 tests/check.sh fsx stress load
 
 fuzz: deps module tests
 	tests/check.sh fuzz
@@ -146,7 +151,7 @@ help:
 	@echo "make check KSERIES=6.12   the same on the newest packaged 6.12 kernel"
 	@echo "make check-matrix  the suite on 6.1 and on 6.12, a line per series and a total"
 	@echo "                 (check and check-matrix: SUITES=\"a b\" picks suites; check-matrix SERIES=6.12 one series)"
-	@echo "make soak       longer fsx/stress runs"
+	@echo "make soak       longer fsx, stress and load runs"
 	@echo "make fuzz       hostile-image fuzzing (EXT2HOLE_SEED=, EXT2HOLE_FUZZ_N=)"
 	@echo "make crash      the crash suite plus 12 timed crashes (EXT2HOLE_SEED=, EXT2HOLE_CRASH_N=)"
 	@echo "make bench      benchmarks against ext2stock, the ext4 driver and tmpfs:"
