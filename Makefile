@@ -57,7 +57,7 @@ deps-build:
 	scripts/deps.sh build
 
 module modules: $(DEPS_BUILD)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PAR) modules
+	$(MAKE) $(PAR) -C $(KDIR) M=$(CURDIR) modules
 
 install: module
 	install -D -m 644 ext2hole.ko $(DESTDIR)/lib/modules/$(KVER)/$(MODDIR)/ext2hole.ko
