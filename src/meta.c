@@ -200,7 +200,8 @@ static bool ext2hole_meta_release_written(struct ext2hole_sb_info *sbi,
  * syncfs(2), quotaoff, freeze, remount and umount).  Every pinned buffer
  * is looked at under its lock (waiting for a write in flight): written
  * without error, it is released; its write failed, it is made uptodate
- * from memory and dirtied again, so the device sync retries it.  A write
+ * from memory and dirtied again (unless a later change dirtied it
+ * already), so the device sync retries it.  A write
  * error the device recorded since the last pass and seen here is a
  * filesystem error, handled by errors= (as the ext4 driver does without a
  * journal): the on-disk metadata is older than memory's until the retry
@@ -220,12 +221,18 @@ void ext2hole_meta_sync(struct super_block *sb)
 
 	while ((bh = ext2hole_meta_next(sbi, &index))) {
 		lock_buffer(bh);
-		if (!buffer_dirty(bh) && buffer_write_io_error(bh) &&
+		if (buffer_write_io_error(bh) &&
 		    xa_load(&sbi->s_meta_pins, index) == bh) {
-			/* forget takes the buffer lock too: still ours */
+			/*
+			 * forget takes the buffer lock too: still ours.  A
+			 * buffer dirtied again since its write failed (another
+			 * change to the block) is queued already; it counts as
+			 * a failure found all the same.
+			 */
 			set_buffer_uptodate(bh);
 			clear_buffer_write_io_error(bh);
-			mark_buffer_dirty(bh);
+			if (!buffer_dirty(bh))
+				mark_buffer_dirty(bh);
 			requeued++;
 		} else {
 			ext2hole_meta_release_written(sbi, bh);
