@@ -184,11 +184,12 @@ static long change(const char *dir, long add, long every, int progress,
 			make_name(name, 'a', i, name_len);
 			snprintf(path, sizeof(path), "%s/%s", dir, name);
 			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-			if (fd < 0 && (errno == ENOSPC || errno == EDQUOT)) {
-				adding = 0;
-			} else if (fd < 0) {
+			if (fd < 0 && errno != ENOSPC && errno != EDQUOT) {
 				perror(path);
 				return -1;
+			}
+			if (fd < 0) {
+				adding = 0;
 			} else {
 				close(fd);
 				added++;
@@ -246,16 +247,36 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "b:n:c:l:u:sfdp:")) != -1) {
 		switch (opt) {
-		case 'b': bufsize = strtoul(optarg, NULL, 0); break;
-		case 'n': fill = strtol(optarg, NULL, 0); break;
-		case 'c': add = strtol(optarg, NULL, 0); break;
-		case 'l': len = atoi(optarg); break;
-		case 'u': every = strtol(optarg, NULL, 0); break;
-		case 's': seek_same = 1; break;
-		case 'f': seek_fresh = 1; break;
-		case 'd': dots_lax = 1; break;
-		case 'p': concurrent = 1; pace = strtol(optarg, NULL, 0); break;
-		default: goto usage;
+		case 'b':
+			bufsize = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			fill = strtol(optarg, NULL, 0);
+			break;
+		case 'c':
+			add = strtol(optarg, NULL, 0);
+			break;
+		case 'l':
+			len = atoi(optarg);
+			break;
+		case 'u':
+			every = strtol(optarg, NULL, 0);
+			break;
+		case 's':
+			seek_same = 1;
+			break;
+		case 'f':
+			seek_fresh = 1;
+			break;
+		case 'd':
+			dots_lax = 1;
+			break;
+		case 'p':
+			concurrent = 1;
+			pace = strtol(optarg, NULL, 0);
+			break;
+		default:
+			goto usage;
 		}
 	}
 	if (optind != argc - 1 || pace < 1 || len < 10 || len > 255 || bufsize < (size_t)len + 32)
