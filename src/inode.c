@@ -1263,7 +1263,9 @@ int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
  * @bh_result: that buffer (one block)
  * @create: unused (the buffer gets a block or a reservation)
  *
- * Maps the buffer when its block exists.  Otherwise reserves the quota
+ * Without quota on the filesystem, only marks the buffer delayed (as the
+ * seed's noalloc_page_mkwrite does).  Otherwise maps the buffer when its
+ * block exists, or reserves the quota
  * that allocating it at writeback will take, the block and the indirect
  * blocks on its path that are missing and not reserved already (see the
  * invariant above ext2hole_subtree()), records the block in i_delayed and
@@ -1280,6 +1282,16 @@ int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
 	int depth, level, meta, err;
 	u32 nr;
 
+	/*
+	 * No quota on this filesystem: nothing to reserve, so no map walk on
+	 * the fault either.  Writeback's get_block finds the block if it
+	 * exists and charges what it allocates (a quotaon meanwhile: those
+	 * blocks are charged then, unreserved, as before quotaon).
+	 */
+	if (!sb_any_quota_loaded(inode->i_sb)) {
+		set_buffer_delay(bh_result);
+		return 0;
+	}
 	err = ext2hole_get_block(inode, iblock, bh_result, 0);
 	if (err || buffer_mapped(bh_result))
 		return err;
