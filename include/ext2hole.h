@@ -371,8 +371,11 @@ struct ext2hole_inode *ext2hole_get_raw_inode(struct super_block *sb,
  */
 void ext2hole_truncate_blocks(struct inode *inode, loff_t offset);
 void ext2hole_free_range(struct inode *inode, u64 cut, u64 end);
-/* get_block's @create that also zeroes a new data block on disk first */
-#define EXT2HOLE_GET_BLOCK_ZERO		2
+/*
+ * get_block's @create for preallocation: bh_result->b_blocknr is a data
+ * block the caller allocated, charged and zeroed on disk; a hole gets it
+ */
+#define EXT2HOLE_GET_BLOCK_ZEROED	2
 
 /* falloc.c */
 long ext2hole_fallocate(struct file *file, int mode, loff_t offset,

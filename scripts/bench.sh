@@ -16,7 +16,8 @@
 # "100 1000 10000"), EXT2HOLE_BENCH_READDIR_SCALE (names in the readdir
 # directory, default 10000; "10000 100000" for 10^5 too),
 # EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault extgap trunc meta
-# readdir fsync), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
+# readdir fsync prealloc), EXT2HOLE_BENCH_PREALLOC_MB (prealloc sizes in
+# MiB, default 64), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
 # ext2stock ext4 tmpfs), EXT2HOLE_BENCH_PROBES=1 (count the calls of
 # ext2hole_get_block and ext2hole_data_blocks_valid per workload with
 # kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_MKFS (more mke2fs

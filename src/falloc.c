@@ -14,7 +14,7 @@
  * delays, and no writeback still in flight writes a freed block.
  *
  * This format has no unwritten extents.  A preallocated block therefore
- * holds zeros on disk before it enters the map (EXT2HOLE_GET_BLOCK_ZERO),
+ * holds zeros on disk before it enters the map (ext2hole_alloc_zeroed()),
  * and no block may lie beyond i_size (e2fsck calls that damage), so
  * preallocation beyond EOF that keeps the size is refused.
  */
@@ -23,6 +23,7 @@
 #include <linux/pagemap.h>
 #include <linux/rmap.h>
 #include <linux/falloc.h>
+#include <linux/blkdev.h>
 #include <linux/buffer_head.h>
 #include "ext2hole.h"
 
@@ -136,22 +137,135 @@ static int ext2hole_punch_locked(struct inode *inode, loff_t offset,
 	return 0;
 }
 
+/* Most blocks zeroed (and waited for) at once by preallocation. */
+#define EXT2HOLE_ZERO_BATCH	4096
+
+/*
+ * The holes from block @b on, at most @max of them, counted up to the first
+ * mapped block.  Returns 0 when @b is mapped, with *@mapped set to the
+ * length of its mapped run; a negative errno on damage or a read error.
+ */
+static long ext2hole_hole_run(struct inode *inode, u64 b, unsigned long max,
+			      unsigned long *mapped)
+{
+	unsigned int bits = inode->i_blkbits;
+	unsigned long n;
+	int err;
+
+	*mapped = 0;
+	for (n = 0; n < max; n++) {
+		struct buffer_head bh = { .b_size = (size_t)(max - n) << bits };
+
+		err = ext2hole_get_block(inode, b + n, &bh, 0);
+		if (err)
+			return err;
+		if (buffer_mapped(&bh)) {
+			if (!n)
+				*mapped = bh.b_size >> bits;
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Where the zeroed run for the hole at @b should start: right after the
+ * block mapped before it, else after the inode's last allocation (0: the
+ * allocator falls back to the inode's group).
+ */
+static unsigned long ext2hole_zero_goal(struct inode *inode, u64 b)
+{
+	struct buffer_head bh = { .b_size = i_blocksize(inode) };
+
+	if (b && !ext2hole_get_block(inode, b - 1, &bh, 0) &&
+	    buffer_mapped(&bh))
+		return bh.b_blocknr + 1;
+	return EXT2HOLE_I(inode)->i_last_alloc ?
+		EXT2HOLE_I(inode)->i_last_alloc + 1 : 0;
+}
+
+/*
+ * Allocate (charged) up to @want contiguous blocks near @goal, and write
+ * zeros over them with one request, waited for.  Under a quota limit the
+ * request shrinks until it fits.  Returns the first block, *@want set to
+ * the count; 0 with *@errp set on failure.
+ */
+static unsigned long ext2hole_zeroed_run(struct inode *inode,
+					 unsigned long goal,
+					 unsigned long *want, int *errp)
+{
+	unsigned long count, start;
+
+	for (;;) {
+		count = *want;
+		start = ext2hole_new_blocks(inode, goal, &count, errp);
+		if (start || *errp != -EDQUOT || *want == 1)
+			break;
+		*want /= 2;
+	}
+	if (!start)
+		return 0;
+	*errp = sb_issue_zeroout(inode->i_sb, start, count, GFP_NOFS);
+	if (*errp) {
+		ext2hole_free_blocks(inode, start, count);
+		return 0;
+	}
+	*want = count;
+	return start;
+}
+
 /*
  * Give every hole in blocks [@first, @last] a block of zeros on disk.
- * Mapped blocks are left as they are.
+ * Mapped blocks are left as they are.  Each stretch of holes (up to
+ * EXT2HOLE_ZERO_BATCH blocks) gets a contiguous run of new blocks zeroed
+ * with one request (REQ_OP_WRITE_ZEROES where the device has it) and
+ * waited for; only then does get_block put them in the map, one per hole,
+ * so that no lookup ever maps a block whose zeros are not on disk.  A
+ * block of the run that is not taken (the hole was filled meanwhile by
+ * writeback of a delayed block) is freed again.
  */
 static int ext2hole_alloc_zeroed(struct inode *inode, u64 first, u64 last)
 {
-	u64 b;
-	int err;
+	unsigned int bits = inode->i_blkbits;
+	u64 b = first;
+	int err = 0;
 
-	for (b = first; b <= last; b++) {
-		struct buffer_head bh = { .b_size = i_blocksize(inode) };
+	while (b <= last) {
+		unsigned long mapped, want, start, i = 0;
+		long holes;
 
-		err = ext2hole_get_block(inode, b, &bh,
-					 EXT2HOLE_GET_BLOCK_ZERO);
+		holes = ext2hole_hole_run(inode, b,
+					  min_t(u64, last - b + 1,
+						EXT2HOLE_ZERO_BATCH), &mapped);
+		if (holes < 0)
+			return holes;
+		if (!holes) {
+			b += mapped;
+			continue;
+		}
+		want = holes;
+		start = ext2hole_zeroed_run(inode, ext2hole_zero_goal(inode, b),
+					    &want, &err);
+		if (!start)
+			return err;
+		for (i = 0; i < want; i++) {
+			struct buffer_head bh = {
+				.b_size = 1U << bits,
+				.b_blocknr = start + i,
+			};
+
+			err = ext2hole_get_block(inode, b + i, &bh,
+						 EXT2HOLE_GET_BLOCK_ZEROED);
+			if (err)
+				break;
+			if (!buffer_new(&bh) || bh.b_blocknr != start + i)
+				ext2hole_free_blocks(inode, start + i, 1);
+		}
+		if (i < want)
+			ext2hole_free_blocks(inode, start + i, want - i);
 		if (err)
 			return err;
+		b += want;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();

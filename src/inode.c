@@ -976,8 +976,10 @@ static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
  * @bh_result: out: mapped (map_bh) when the block exists or was made;
  *	in: b_size bounds how many contiguous blocks may be mapped
  * @create: allocate missing indirect blocks and the data block;
- *	%EXT2HOLE_GET_BLOCK_ZERO also writes zeros to a new data block on
- *	disk (and waits) before it enters the map (fallocate, falloc.c)
+ *	%EXT2HOLE_GET_BLOCK_ZEROED: a hole gets the data block given in
+ *	@bh_result->b_blocknr, which the caller allocated, charged to the
+ *	quota and zeroed on disk (fallocate, falloc.c); buffer_new() on
+ *	return says whether it was taken
  *
  * An existing block is looked up without i_map_mutex (ext2hole_lookup_fast,
  * whatever @create); the mutex is taken to allocate, or when a change of
@@ -1012,9 +1014,10 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
 	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
 	unsigned long newb[4], count, max, charge;
-	int offsets[4], depth, level, n, got, i, err = 0;
+	int offsets[4], depth, level, n, nalloc, got, i, err = 0;
 	int rsv_meta = 0;
 	bool pending, rsv_data = false;
+	bool given = create == EXT2HOLE_GET_BLOCK_ZEROED;
 	__le32 *p, *first;
 	u32 nr = 0;
 
@@ -1088,8 +1091,13 @@ allocate:
 		rsv_data = xa_load(&ei->i_delayed, iblock);
 		rsv_meta = ext2hole_meta_reserved(inode, iblock, depth, level);
 	}
-	/* what is not reserved is charged now, before any bitmap changes */
-	charge = n - rsv_data - rsv_meta;
+	/*
+	 * What is not reserved is charged now, before any bitmap changes.
+	 * A given data block is charged already: a reservation made for it
+	 * by a delayed buffer is given back instead of claimed.
+	 */
+	nalloc = n - given;
+	charge = nalloc - rsv_meta - (given ? 0 : rsv_data);
 	if (charge) {
 		err = dquot_alloc_block(inode, charge);
 		if (err)
@@ -1100,8 +1108,8 @@ allocate:
 		unsigned long goal = ext2hole_find_goal(inode, iblock, p, first,
 				level ? chain[level]->b_blocknr : 0);
 
-		while (got < n) {
-			unsigned long cnt = n - got, b;
+		while (got < nalloc) {
+			unsigned long cnt = nalloc - got, b;
 
 			b = ext2hole_new_blocks_nocharge(inode, goal, &cnt, &err);
 			if (!b) {
@@ -1115,14 +1123,8 @@ allocate:
 		}
 	}
 
-	/* Preallocation: zeros on disk before the block enters the map. */
-	if (create == EXT2HOLE_GET_BLOCK_ZERO) {
-		err = sb_issue_zeroout(sb, newb[n - 1], 1, GFP_NOFS);
-		if (err) {
-			ext2hole_unalloc(inode, newb, n, charge);
-			goto out;
-		}
-	}
+	if (given)
+		newb[n - 1] = bh_result->b_blocknr;
 
 	/*
 	 * A data block for the page cache holds its data only there until
@@ -1153,7 +1155,7 @@ allocate:
 			}
 			if (pending)
 				xa_erase_irq(&ei->i_pending, iblock);
-			ext2hole_unalloc(inode, newb, n, charge);
+			ext2hole_unalloc(inode, newb, nalloc, charge);
 			err = -ENOMEM;
 			goto out;
 		}
@@ -1180,6 +1182,12 @@ allocate:
 	 * The branch is in: what was reserved for it is charged now.  With
 	 * the charge above, i_blocks and the quota count the n blocks.
 	 */
+	if (rsv_data && given) {
+		/* the caller charged the given block: the reservation goes */
+		dquot_release_reservation_block(inode, 1);
+		xa_erase(&ei->i_delayed, iblock);
+		rsv_data = false;
+	}
 	if (rsv_data || rsv_meta) {
 		dquot_claim_block(inode, rsv_data + rsv_meta);
 		if (rsv_data)

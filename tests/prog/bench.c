@@ -18,6 +18,12 @@
  *                              all of them (32 KiB buffers): names/s from a
  *                              cold cache (caches dropped first) and warm
  *                              (the best of 3); then everything removed
+ *   bench prealloc FILE MIB    MIB MiB preallocated with posix_fallocate
+ *                              (fallocate(2), or glibc's emulation, one
+ *                              byte written per block, where the
+ *                              filesystem refuses it) and fsync: MiB/s;
+ *                              then the same MiB written as zeros with
+ *                              write(2) and fsync: MiB/s
  *
  * Every result is one line "BENCH <figure> <value>", value a positive
  * number (operations per second, or microseconds for latencies).  The
@@ -340,6 +346,49 @@ static void readdir_bench(const char *dir, const char *figure, long n)
 	sync();
 }
 
+static void prealloc(const char *path, const char *figure, long mib)
+{
+	static char zeros[1 << 20];
+	char name[128];
+	double t0;
+	long i;
+	int fd, err;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	t0 = now();
+	err = posix_fallocate(fd, 0, (off_t)mib << 20);
+	if (err) {
+		errno = err;
+		die("posix_fallocate");
+	}
+	if (fsync(fd))
+		die("fsync");
+	snprintf(name, sizeof(name), "%s.falloc_MiBs", figure);
+	rate(name, mib, t0);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+	sync();
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	t0 = now();
+	for (i = 0; i < mib; i++)
+		if (write(fd, zeros, sizeof(zeros)) != sizeof(zeros))
+			die("write");
+	if (fsync(fd))
+		die("fsync");
+	snprintf(name, sizeof(name), "%s.zeros_MiBs", figure);
+	rate(name, mib, t0);
+	close(fd);
+	if (unlink(path))
+		die("unlink");
+	sync();
+}
+
 int main(int argc, char **argv)
 {
 	long n;
@@ -361,10 +410,12 @@ int main(int argc, char **argv)
 		readdir_bench(argv[2], argc == 5 ? argv[4] : "readdir", n);
 	else if (!strcmp(argv[1], "fsynclat"))
 		fsynclat(argv[2], n);
+	else if (!strcmp(argv[1], "prealloc"))
+		prealloc(argv[2], argc == 5 ? argv[4] : "prealloc", n);
 	else
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench mmapfault|extgap|trunc|meta|readdir|fsynclat PATH N [FIGURE]\n");
+	fprintf(stderr, "usage: bench mmapfault|extgap|trunc|meta|readdir|fsynclat|prealloc PATH N [FIGURE]\n");
 	return 2;
 }
