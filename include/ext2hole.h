@@ -114,6 +114,13 @@ struct ext2hole_sb_info {
 	u32 s_next_generation;
 
 	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
+	/*
+	 * Under s_balloc_mutex: groups whose block bitmap was counted
+	 * against its descriptor since mount, and those found to disagree
+	 * (never allocated from or freed into again: src/balloc.c)
+	 */
+	unsigned long *s_bb_checked;
+	unsigned long *s_bb_bad;
 	struct mutex s_ialloc_mutex;	/* inode bitmaps, inode/dir counts */
 
 	struct mb_cache *s_ea_block_cache;	/* xattr blocks to share */

@@ -171,8 +171,51 @@ bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 }
 
 /*
+ * The first time since mount that @group's bitmap @bh is used: do its free
+ * bits and the descriptor's free count agree?  A group where they do not
+ * (a damaged bitmap or descriptor, an unclean shutdown not yet repaired)
+ * is reported and left alone from then on, as the ext4 driver does: an
+ * allocation there could hand out a block in use, a free could count a
+ * block twice.  e2fsck repairs it.  Under s_balloc_mutex, which also
+ * covers every change of the bitmap and the count.
+ */
+static bool ext2hole_block_bitmap_agrees(struct super_block *sb,
+					 unsigned long group,
+					 const struct buffer_head *bh,
+					 const struct ext2hole_group_desc *gd)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned long size = ext2hole_group_blocks(sb, group), used;
+	const u8 *map = (const u8 *)bh->b_data;
+
+	if (test_bit(group, sbi->s_bb_bad))
+		return false;
+	if (test_bit(group, sbi->s_bb_checked))
+		return true;
+	used = memweight(map, size / 8);
+	if (size % 8)
+		used += hweight8(map[size / 8] & ((1U << (size % 8)) - 1));
+	if (size - used != le16_to_cpu(gd->bg_free_blocks_count)) {
+		set_bit(group, sbi->s_bb_bad);
+		/* what statfs and the reserve count may no longer be used */
+		spin_lock(&sbi->s_lock);
+		sbi->s_free_blocks -= min_t(u32, sbi->s_free_blocks,
+					    le16_to_cpu(gd->bg_free_blocks_count));
+		spin_unlock(&sbi->s_lock);
+		ext2hole_error(sb,
+			       "block bitmap of group %lu has %lu free blocks, its descriptor %u: no allocation there until e2fsck",
+			       group, size - used,
+			       le16_to_cpu(gd->bg_free_blocks_count));
+		return false;
+	}
+	set_bit(group, sbi->s_bb_checked);
+	return true;
+}
+
+/*
  * Read a group's block bitmap and check that it marks the group's own
- * bitmaps and inode table in use.  NULL (error reported) if not.
+ * bitmaps and inode table in use, and (once) that its free bits agree
+ * with the descriptor.  NULL (error reported) if not.
  */
 static struct buffer_head *ext2hole_read_block_bitmap(struct super_block *sb,
 						      unsigned long group)
@@ -204,6 +247,10 @@ static struct buffer_head *ext2hole_read_block_bitmap(struct super_block *sb,
 		ext2hole_error(sb,
 			       "block bitmap of group %lu does not mark its own metadata in use",
 			       group);
+		return NULL;
+	}
+	if (!ext2hole_block_bitmap_agrees(sb, group, bh, gd)) {
+		brelse(bh);
 		return NULL;
 	}
 	return bh;

@@ -237,6 +237,31 @@ static void ext2hole_write_times(struct inode *inode,
 							  i_crtime_extra));
 }
 
+/*
+ * Does every pointer in the inode's block map (direct, indirect, double
+ * and triple) name a block of the data zone?  Checked once at iget, as
+ * the ext4 driver does, so that a damaged inode is refused whole rather
+ * than found block by block; the walks check each pointer they read from
+ * indirect blocks again.  Reports the first bad pointer.
+ */
+static bool ext2hole_i_block_valid(struct inode *inode)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	int i;
+
+	for (i = 0; i < EXT2HOLE_N_BLOCKS; i++) {
+		u32 nr = le32_to_cpu(ei->i_data[i]);
+
+		if (nr && !ext2hole_data_blocks_valid(inode->i_sb, nr, 1)) {
+			ext2hole_error(inode->i_sb,
+				       "inode %lu: invalid block %u in i_block[%d]",
+				       inode->i_ino, nr, i);
+			return false;
+		}
+	}
+	return true;
+}
+
 /**
  * ext2hole_iget - read an inode
  * @sb: the filesystem
@@ -335,6 +360,12 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 	ei->i_last_logical = 0;
 	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
 	ext2hole_set_inode_flags(inode);
+	if ((S_ISREG(mode) || S_ISDIR(mode) ||
+	     (S_ISLNK(mode) && !ext2hole_is_fast_symlink(inode))) &&
+	    !ext2hole_i_block_valid(inode)) {
+		err = -EFSCORRUPTED;
+		goto bad;
+	}
 
 	if (S_ISREG(mode)) {
 		inode->i_op = &ext2hole_file_inode_operations;

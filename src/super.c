@@ -560,6 +560,8 @@ static void ext2hole_free_sbi(struct ext2hole_sb_info *sbi)
 
 	if (sbi->s_ea_block_cache)
 		mb_cache_destroy(sbi->s_ea_block_cache);
+	bitmap_free(sbi->s_bb_checked);
+	bitmap_free(sbi->s_bb_bad);
 	if (sbi->s_group_desc) {
 		for (i = 0; i < sbi->s_gdb_count; i++)
 			brelse(sbi->s_group_desc[i]);
@@ -878,17 +880,32 @@ static void ext2hole_setup_times(struct super_block *sb,
  * such images come from (the ext4 driver would set the flag of its own
  * char signedness; ext2hole writes no flag).
  */
-static void ext2hole_setup_hash(struct super_block *sb,
-				struct ext2hole_super_block *es)
+static int ext2hole_setup_hash(struct super_block *sb,
+			       struct ext2hole_super_block *es)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	int i;
+
+	/*
+	 * New indexes take the default hash: one this driver cannot
+	 * compute (a damaged field, or siphash, which needs casefolding)
+	 * would leave it unable to read what it indexed.
+	 */
+	if ((le32_to_cpu(es->s_feature_compat) &
+	     EXT2HOLE_FEATURE_COMPAT_DIR_INDEX) &&
+	    es->s_def_hash_version > EXT2HOLE_DX_HASH_TEA) {
+		ext2hole_msg(sb, KERN_ERR,
+			     "unknown default directory hash version %u, run e2fsck",
+			     es->s_def_hash_version);
+		return -EUCLEAN;
+	}
 
 	for (i = 0; i < 4; i++)
 		sbi->s_hash_seed[i] = le32_to_cpu(es->s_hash_seed[i]);
 	sbi->s_hash_unsigned = 0;
 	if (le32_to_cpu(es->s_flags) & EXT2HOLE_FLAGS_UNSIGNED_HASH)
 		sbi->s_hash_unsigned = EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;
+	return 0;
 }
 
 /* Geometry checks on a superblock read with the right block size. */
@@ -1161,7 +1178,9 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sbi->s_group_desc = kvcalloc(sbi->s_gdb_count, sizeof(*sbi->s_group_desc),
 				     GFP_KERNEL);
-	if (!sbi->s_group_desc) {
+	sbi->s_bb_checked = bitmap_zalloc(sbi->s_groups_count, GFP_KERNEL);
+	sbi->s_bb_bad = bitmap_zalloc(sbi->s_groups_count, GFP_KERNEL);
+	if (!sbi->s_group_desc || !sbi->s_bb_checked || !sbi->s_bb_bad) {
 		err = -ENOMEM;
 		goto failed;
 	}
@@ -1250,7 +1269,9 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	 */
 	sb->s_iflags |= SB_I_CGROUPWB;
 	ext2hole_setup_times(sb, es);
-	ext2hole_setup_hash(sb, es);
+	err = ext2hole_setup_hash(sb, es);
+	if (err)
+		goto failed;
 	memcpy(&sb->s_uuid, es->s_uuid, sizeof(es->s_uuid));
 
 	root = ext2hole_iget(sb, EXT2HOLE_ROOT_INO);
