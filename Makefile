@@ -42,7 +42,7 @@ DEPMOD ?= $(or $(shell PATH="$$PATH:/usr/sbin:/sbin" command -v depmod),/sbin/de
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PAR = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: all module modules install deps deps-build tests run check soak fuzz crash bench check-debug \
+.PHONY: all module modules install deps deps-build tests run check soak fuzz crash bench check-debug check-kcsan \
 	check-dkms check-matrix dist deb style clean help \
 	fstests fstests-full fstests-ci
 
@@ -101,6 +101,12 @@ check-debug:
 	scripts/deps.sh debug
 	scripts/check-debug.sh $(SUITES)
 
+# the concurrency suites on the KCSAN kernel (scripts/kcsan.config)
+KCSAN_SUITES ?= stress punch holes fsx htree quota cgwb readdir writepath extents
+check-kcsan:
+	scripts/deps.sh debug
+	EXT2HOLE_DEBUG_FLAVOUR=kcsan scripts/check-debug.sh $(or $(SUITES),$(KCSAN_SUITES))
+
 # fstests (scripts/fstests.sh) in the guest on ext2hole (mkwrite=alloc and
 # noalloc) and the ext4 driver: the curated default selection, any named
 # set (FSTESTS="generic/113 generic/363"), the whole auto group, or the
@@ -157,6 +163,7 @@ help:
 	@echo "make bench      benchmarks against ext2stock, the ext4 driver and tmpfs:"
 	@echo "                 table in results/bench.txt (EXT2HOLE_BENCH_N=3 repetitions)"
 	@echo "make check-debug  the suite on a KASAN/lockdep kernel built from linux-source"
+	@echo "make check-kcsan  the concurrency suites on a KCSAN/lockdep kernel (KCSAN_SUITES)"
 	@echo "make check-dkms   install the .deb with DKMS in a throwaway root, boot the result"
 	@echo "make dist / deb   source tarball / ext2hole-dkms .deb"
 	@echo "make style      checkpatch, W=1, sparse"

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-debug.sh - run the test suites on the debug kernel (KASAN, lockdep,
-# kmemleak, DEBUG_VM, KFENCE, hung-task, fault injection).
+# kmemleak, DEBUG_VM, KFENCE, hung-task, fault injection), or with
+# EXT2HOLE_DEBUG_FLAVOUR=kcsan on the KCSAN kernel (lockdep, no KASAN):
+# build/kcsan and results/kcsan instead of build/debug and results/debug.
+# A KCSAN report ("BUG: KCSAN: data-race in ...") fails the suite.
 #
 # 1. scripts/debug-kernel.sh builds (or finds) the kernel in
 #    /var/cache/ext2hole/debug/<srcver>-<confighash>/.
@@ -18,7 +21,13 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
-DBUILD=$TOP/build/debug
+FLAVOUR=${EXT2HOLE_DEBUG_FLAVOUR:-kasan}
+export EXT2HOLE_DEBUG_FLAVOUR=$FLAVOUR
+# the KCSAN lane builds and reports beside the debug lane
+case $FLAVOUR in
+kcsan) DBUILD=$TOP/build/kcsan ;;
+*) DBUILD=$TOP/build/debug ;;
+esac
 JOBS=${EXT2HOLE_JOBS:-2}
 
 eval "$(scripts/debug-kernel.sh | grep -E '^(DIR|TREE|KERNEL|RELEASE|MODDIR)=')"
@@ -69,7 +78,7 @@ export EXT2HOLE_KVER_GUEST=$RELEASE
 # test modules (tests/kmod) are built against the debug tree
 export EXT2HOLE_KMOD_KDIR=$TREE
 export EXT2HOLE_TIMEOUT_SCALE=${EXT2HOLE_TIMEOUT_SCALE:-6}
-export EXT2HOLE_RESULTS=${EXT2HOLE_RESULTS:-$TOP/results/debug}
+export EXT2HOLE_RESULTS=${EXT2HOLE_RESULTS:-$TOP/results/$(basename "$DBUILD")}
 export EXT2HOLE_QEMU_MEM=${EXT2HOLE_QEMU_MEM:-2048}
 # TCG + KASAN + lockdep run ACPI's AML far too slowly: the PCI IRQ routing
 # method (_PRT) hits its 30 s loop timeout per device, the boot takes

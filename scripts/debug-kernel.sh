@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug-kernel.sh - build (or locate) the KASAN/lockdep/kmemleak debug kernel.
+# debug-kernel.sh - build (or locate) the KASAN/lockdep/kmemleak debug kernel,
+# or with EXT2HOLE_DEBUG_FLAVOUR=kcsan the KCSAN/lockdep one.
 #
 # The kernel comes from the packaged linux-source-SERIES tarball of KVER's
 # version (SERIES 6.1 or 6.12, scripts/kernel-lib.sh), configured with
 # `make tinyconfig` + scripts/debug.config (merge_config.sh), and is cached
-# outside the repo in /var/cache/ext2hole/debug/<srcver>-<confighash>/:
+# outside the repo in /var/cache/ext2hole/debug/<srcver>-<confighash>/
+# (KCSAN: <srcver>-kcsan-<confighash>/):
 #
 #   linux-source-SERIES/  the configured, built tree (build external modules here)
 #   bzImage             copy of arch/x86/boot/bzImage
@@ -27,9 +29,25 @@ source "$TOP/scripts/kernel-lib.sh"
 KVER=$("$TOP/scripts/kver.sh")
 SERIES=$(kseries "$KVER")
 CACHE=${EXT2HOLE_DEBUG_CACHE:-/var/cache/ext2hole/debug}
-FRAG=$TOP/scripts/debug.config
+FLAVOUR=${EXT2HOLE_DEBUG_FLAVOUR:-kasan}
 JOBS=${EXT2HOLE_JOBS:-2}
 BASE=tinyconfig
+# The fragment: debug.config, and for KCSAN scripts/kcsan.config after it
+# (a symbol set twice keeps the later line).
+case $FLAVOUR in
+kasan) FRAGS=("$TOP/scripts/debug.config") ;;
+kcsan) FRAGS=("$TOP/scripts/debug.config" "$TOP/scripts/kcsan.config") ;;
+*) echo "debug-kernel.sh: EXT2HOLE_DEBUG_FLAVOUR is kasan or kcsan" >&2; exit 2 ;;
+esac
+frag_merged() {
+	awk '{ sym = $0
+	       if (sym ~ /^# CONFIG_.* is not set$/) { sub(/^# /, "", sym); sub(/ is not set$/, "", sym) }
+	       else if (sym ~ /^CONFIG_/) sub(/=.*/, "", sym)
+	       else next
+	       if (!(sym in line)) order[++n] = sym
+	       line[sym] = $0 }
+	     END { for (i = 1; i <= n; i++) print line[order[i]] }' "${FRAGS[@]}"
+}
 
 mode=build
 case "${1:-}" in
@@ -46,8 +64,14 @@ else
 	srcver=$(kpkgver "$KVER")
 	TARBALL=
 fi
-hash=$( { echo "base=$BASE"; cat "$FRAG"; } | sha256sum | cut -c1-12)
-DIR=$CACHE/$srcver-$hash
+# the KASAN kernel keeps the cache name it always had
+if [ "$FLAVOUR" = kasan ]; then
+	hash=$( { echo "base=$BASE"; cat "${FRAGS[0]}"; } | sha256sum | cut -c1-12)
+	DIR=$CACHE/$srcver-$hash
+else
+	hash=$( { echo "base=$BASE"; frag_merged; } | sha256sum | cut -c1-12)
+	DIR=$CACHE/$srcver-$FLAVOUR-$hash
+fi
 TREE=$DIR/linux-source-$SERIES
 
 print_vars() {
@@ -108,6 +132,8 @@ fi
 
 cd "$TREE"
 nice -n 19 make -s $BASE >/dev/null
+FRAG=$DIR/fragment.config
+frag_merged >"$FRAG"
 nice -n 19 scripts/kconfig/merge_config.sh -m .config "$FRAG" >"$DIR/merge.log" 2>&1
 nice -n 19 make -s olddefconfig
 
