@@ -34,9 +34,12 @@ JOBS=${EXT2HOLE_JOBS:-2}
 BASE=tinyconfig
 # The fragment: debug.config, and for KCSAN scripts/kcsan.config after it
 # (a symbol set twice keeps the later line).
+# A series may add its own (scripts/debug-SERIES.config), merged next.
+FRAGS=("$TOP/scripts/debug.config")
+[ -f "$TOP/scripts/debug-$SERIES.config" ] && FRAGS+=("$TOP/scripts/debug-$SERIES.config")
 case $FLAVOUR in
-kasan) FRAGS=("$TOP/scripts/debug.config") ;;
-kcsan) FRAGS=("$TOP/scripts/debug.config" "$TOP/scripts/kcsan.config") ;;
+kasan) ;;
+kcsan) FRAGS+=("$TOP/scripts/kcsan.config") ;;
 *) echo "debug-kernel.sh: EXT2HOLE_DEBUG_FLAVOUR is kasan or kcsan" >&2; exit 2 ;;
 esac
 frag_merged() {
@@ -66,7 +69,7 @@ else
 fi
 # the KASAN kernel keeps the cache name it always had
 if [ "$FLAVOUR" = kasan ]; then
-	hash=$( { echo "base=$BASE"; cat "${FRAGS[0]}"; } | sha256sum | cut -c1-12)
+	hash=$( { echo "base=$BASE"; cat "${FRAGS[@]}"; } | sha256sum | cut -c1-12)
 	DIR=$CACHE/$srcver-$hash
 else
 	hash=$( { echo "base=$BASE"; frag_merged; } | sha256sum | cut -c1-12)
