@@ -433,7 +433,7 @@ long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg);
 
-/* extent.c */
+/* fiemap.c */
 int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,
 		    u64 start, u64 len);
 loff_t ext2hole_llseek(struct file *file, loff_t offset, int whence);
