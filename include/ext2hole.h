@@ -349,7 +349,50 @@ unsigned long ext2hole_count_free_inodes(struct super_block *sb);
 unsigned long ext2hole_count_dirs(struct super_block *sb);
 
 /* inode.c */
-int ext2hole_block_to_path(struct inode *inode, u64 iblock, int offsets[4]);
+
+/* One level of a walk down the block map: the pointer read, and its value. */
+struct ext2hole_indirect {
+	__le32 *p;			/* in i_data at level 0 */
+	struct buffer_head *bh;		/* the indirect block holding *p; NULL at level 0 */
+	u32 nr;				/* *p as the walk read it */
+};
+
+/**
+ * struct ext2hole_branch - the chain from i_data to one logical block
+ * @chain: levels 0 .. @level, each with a reference on its indirect block
+ * @offsets: the path: offsets[0] indexes i_data, offsets[1..] the
+ *	indirect blocks
+ * @depth: levels of the path (1 .. 4)
+ * @level: where the walk stopped: the first zero pointer (a hole), or
+ *	@depth - 1 (mapped)
+ * @count: mapped: the run of blocks contiguous on disk from
+ *	chain[@level].nr; 0 for a hole
+ * @seq: lock-free walks: the i_map_seq count the walk was verified with
+ */
+struct ext2hole_branch {
+	struct ext2hole_indirect chain[4];
+	int offsets[4];
+	int depth;
+	int level;
+	unsigned long count;
+	unsigned int seq;
+};
+
+enum ext2hole_walk_mode {
+	EXT2HOLE_WALK_LOCKED,		/* under i_map_mutex; damage reported */
+	EXT2HOLE_WALK_LOCKFREE,		/* checked against i_map_seq; silent */
+};
+
+/* Does the branch end in a mapped block (else in a hole)? */
+static inline bool ext2hole_branch_mapped(const struct ext2hole_branch *br)
+{
+	return br->chain[br->level].nr != 0;
+}
+
+int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
+			enum ext2hole_walk_mode mode,
+			struct ext2hole_branch *br);
+void ext2hole_put_branch(struct ext2hole_branch *br);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2hole_evict_inode(struct inode *inode);
@@ -433,7 +476,7 @@ long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg);
 
-/* extent.c */
+/* fiemap.c */
 int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,
 		    u64 start, u64 len);
 loff_t ext2hole_llseek(struct file *file, loff_t offset, int whence);

@@ -8,11 +8,12 @@
  * it (allocation in get_block, freeing in truncate and punch) runs under
  * EXT2HOLE_I(inode)->i_map_mutex, each pointer store inside a write
  * section of i_map_seq; lookups walk the map without the mutex and check
- * i_map_seq afterwards (ext2hole_lookup_fast), taking the mutex only when
- * a change raced.  get_block is called with a page locked (write_begin,
- * page_mkwrite, writeback, readahead), so nothing here may lock a page of
- * the file while holding i_map_mutex: truncation cuts the page cache
- * first, then frees blocks under the mutex.
+ * i_map_seq afterwards (ext2hole_get_branch(), with the protocol above
+ * ext2hole_set_ptr()), taking the mutex only when a change raced.
+ * get_block is called with a page locked (write_begin, page_mkwrite,
+ * writeback, readahead), so nothing here may lock a page of the file while
+ * holding i_map_mutex: truncation cuts the page cache first, then frees
+ * blocks under the mutex.
  */
 #include <linux/highuid.h>
 #include <linux/pagemap.h>
@@ -537,7 +538,8 @@ int ext2hole_sync_inode(struct inode *inode)
  * offsets[1..] the indirect blocks.  Returns the depth (1..4), 0 when the
  * block is beyond what the tree can address.
  */
-int ext2hole_block_to_path(struct inode *inode, u64 iblock, int offsets[4])
+static int ext2hole_block_to_path(struct inode *inode, u64 iblock,
+				  int offsets[4])
 {
 	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
 	u64 apb = 1ULL << bits, mask = apb - 1;
@@ -570,41 +572,6 @@ int ext2hole_block_to_path(struct inode *inode, u64 iblock, int offsets[4])
 	return 0;
 }
 
-/**
- * ext2hole_find_goal - where to allocate for a missing pointer
- * @inode: the inode
- * @iblock: logical block being mapped
- * @p: the missing pointer
- * @first: first pointer of the array holding @p
- * @parent: block number of the indirect block holding @p, 0 for i_data
- *
- * Sequential writes continue right after the last block allocated; else
- * the nearest allocated pointer to the left in the same array, the parent
- * indirect block, or the start of the inode's group (spread by pid so that
- * concurrent writers do not interleave).
- */
-static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
-					__le32 *p, __le32 *first,
-					unsigned long parent)
-{
-	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(inode->i_sb);
-	unsigned long colour;
-	__le32 *q;
-
-	if (ei->i_last_alloc && iblock == (u64)ei->i_last_logical + 1)
-		return ei->i_last_alloc + 1;
-	for (q = p - 1; q >= first; q--)
-		if (*q)
-			return le32_to_cpu(*q);
-	if (parent)
-		return parent;
-	colour = (current->pid % 16) * (sbi->s_blocks_per_group / 16);
-	return ext2hole_group_first_block(inode->i_sb,
-			ei->i_block_group < sbi->s_groups_count ?
-			ei->i_block_group : 0) + colour;
-}
-
 /* Pointers from offsets[depth - 1] to the end of its array. */
 static unsigned long ext2hole_array_left(struct super_block *sb,
 					 const int *offsets, int depth)
@@ -632,96 +599,204 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
 }
 
 /*
- * Where a verified lock-free walk found a hole: the zero pointer @p at
- * @level, in the indirect block @bh (NULL at level 0: @p is in i_data),
- * under i_map_seq @seq.  Allocation starts there when i_map_seq has not
- * moved since, instead of walking the map a second time.
+ * The seqcount protocol of the block map (docs/design.md section 5,
+ * "Lock-free lookups").
+ *
+ * Writers: every change of a pointer in i_data or in an indirect block
+ * reachable from it is made under i_map_mutex, by ext2hole_set_ptr(): one
+ * WRITE_ONCE() store inside a write section of i_map_seq.  A new branch
+ * is built completely (indirect blocks zeroed, filled, uptodate) before
+ * the one store that links it in, and a block is freed only after the
+ * pointer to it was cleared.
+ *
+ * Readers: ext2hole_get_branch(EXT2HOLE_WALK_LOCKFREE) reads i_map_seq,
+ * gives up at once when it is odd (a writer is inside: do not wait for
+ * it), reads each pointer once with READ_ONCE(), and reads i_map_seq
+ * again after the last pointer (the mapped run's included).  When it is
+ * unchanged, no pointer read changed meanwhile: the walk saw one state of
+ * the map, a state a walk under the mutex could have seen, and the blocks
+ * it found were not freed before the check, whatever an indirect block
+ * read on the way (possibly a stale one, freed and reused) contained.
+ * Nothing read is used, not even reported as damage, before that check.
+ *
+ * Handing over: a verified walk that ended in a hole is still the map
+ * under i_map_mutex as long as i_map_seq still has the walk's count
+ * (ext2hole_branch_current()): every store is made by a holder of the
+ * mutex.  Allocation then starts from that chain instead of walking again.
  */
-struct ext2hole_walk {
-	struct buffer_head *bh;
-	__le32 *p;
-	int level;
-	unsigned int seq;
-};
+static void ext2hole_set_ptr(struct inode *inode, __le32 *p, u32 nr)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	write_seqcount_begin(&ei->i_map_seq);
+	WRITE_ONCE(*p, cpu_to_le32(nr));
+	write_seqcount_end(&ei->i_map_seq);
+}
+
+/**
+ * ext2hole_put_branch - drop the indirect blocks a walk holds
+ * @br: a branch from ext2hole_get_branch() that returned 0
+ */
+void ext2hole_put_branch(struct ext2hole_branch *br)
+{
+	int i;
+
+	for (i = 1; i <= br->level; i++)
+		brelse(br->chain[i].bh);
+}
 
 /*
- * A lookup without i_map_mutex (docs/design.md section 5, "Lock-free
- * lookups").  Every change of a pointer in i_data or in an indirect block
- * reachable from it is made under i_map_mutex inside a write section of
- * i_map_seq, and a block is freed only after the pointer to it was
- * cleared.  So when i_map_seq is even and unchanged from before the first
- * pointer was read until after the last, no pointer read here changed
- * meanwhile: the walk saw one state of the map, and the blocks it found
- * were not freed before the check, whatever an indirect block read here
- * (possibly a stale one, freed and reused) contained.
- *
- * Return: true with *@pblk (0 for a hole) and *@count (the mapped run)
- * when the walk was verified; false when the caller must walk again under
- * i_map_mutex: a change raced, or the walk met a bad pointer or a read
- * error, which the locked walk reports only if it is really in the map.
- * Nothing read here is used before the check.  A verified hole is also
- * described in *@w (when given), with a reference on its indirect block.
+ * Under i_map_mutex: is @br, from a verified lock-free walk, still the
+ * map?  See the protocol above ext2hole_set_ptr().
  */
-static bool ext2hole_lookup_fast(struct inode *inode, const int *offsets,
-				 int depth, unsigned long max, u32 *pblk,
-				 unsigned long *count, struct ext2hole_walk *w)
+static bool ext2hole_branch_current(struct inode *inode,
+				    const struct ext2hole_branch *br)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	lockdep_assert_held(&ei->i_map_mutex);
+	return !read_seqcount_retry(&ei->i_map_seq, br->seq);
+}
+
+/**
+ * ext2hole_get_branch - walk the block map to a logical block
+ * @inode: an inode with a block map
+ * @iblock: the logical block
+ * @max: how many blocks a mapped run may have (at least 1; bounded here
+ *	by the end of the pointer array holding the first)
+ * @mode: %EXT2HOLE_WALK_LOCKED: the caller holds i_map_mutex, and damage
+ *	and read errors are reported; %EXT2HOLE_WALK_LOCKFREE: without the
+ *	mutex, checked against i_map_seq (see above ext2hole_set_ptr()),
+ *	and nothing is reported
+ * @br: out: the chain, from i_data down to where the walk stopped
+ *
+ * The walk stops at the first zero pointer (a hole; br->level is its
+ * level) or at the data block's pointer (br->level = br->depth - 1), and
+ * then measures the mapped run: the pointers after it in the same array
+ * that name the following blocks on disk, checked against the
+ * filesystem's metadata in one step (br->count).  Every pointer followed
+ * into an indirect block is checked with ext2hole_data_blocks_valid()
+ * first.  On success the caller drops the chain's references with
+ * ext2hole_put_branch().
+ *
+ * Return: 0; -EFBIG beyond what the map can address (nothing reported).
+ * Locked: -EFSCORRUPTED for a bad pointer, -EIO when an indirect block
+ * cannot be read.  Lock-free: -EAGAIN when the walk is not verified (a
+ * change raced, or it met a bad pointer or a read error, which a locked
+ * walk reports only if it is really in the map).
+ */
+int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
+			enum ext2hole_walk_mode mode,
+			struct ext2hole_branch *br)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	bool lockfree = mode == EXT2HOLE_WALK_LOCKFREE;
 	struct buffer_head *bh = NULL;
-	bool ok = false;
-	unsigned int seq;
+	int level, err;
 	__le32 *p;
-	int level;
 	u32 nr;
 
-	seq = raw_read_seqcount(&ei->i_map_seq);
-	if (seq & 1)
-		return false;	/* a writer is inside: do not wait for it */
-	p = ei->i_data + offsets[0];
+	br->depth = ext2hole_block_to_path(inode, iblock, br->offsets);
+	if (!br->depth)
+		return -EFBIG;
+	if (lockfree) {
+		br->seq = raw_read_seqcount(&ei->i_map_seq);
+		if (br->seq & 1)
+			return -EAGAIN;
+	} else {
+		lockdep_assert_held(&ei->i_map_mutex);
+	}
+	br->count = 0;
+	p = ei->i_data + br->offsets[0];
 	for (level = 0; ; level++) {
 		nr = le32_to_cpu(READ_ONCE(*p));
-		if (!nr || level == depth - 1)
+		br->chain[level].p = p;
+		br->chain[level].bh = bh;
+		br->chain[level].nr = nr;
+		br->level = level;
+		if (!nr || level == br->depth - 1)
 			break;
 		if (!ext2hole_data_blocks_valid(sb, nr, 1))
-			goto out;
-		brelse(bh);
+			goto bad;
 		bh = ext2hole_bread(sb, nr);
-		if (!bh)
-			goto out;
-		p = (__le32 *)bh->b_data + offsets[level + 1];
+		if (!bh) {
+			if (!lockfree)
+				ext2hole_msg(sb, KERN_ERR,
+					     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
+					     inode->i_ino, nr, iblock, level);
+			err = -EIO;
+			goto fail;
+		}
+		p = (__le32 *)bh->b_data + br->offsets[level + 1];
 	}
-	*count = 0;
 	if (nr) {
-		*count = ext2hole_map_run_len(sb, p, nr, max);
-		if (!*count)
-			goto out;
+		max = min(max, ext2hole_array_left(sb, br->offsets, br->depth));
+		br->count = ext2hole_map_run_len(sb, p, nr, max);
+		if (!br->count)
+			goto bad;
 	}
-	*pblk = nr;
-	ok = !read_seqcount_retry(&ei->i_map_seq, seq);
-	if (ok && !nr && w) {
-		/* the caller allocates here if i_map_seq is still @seq */
-		w->bh = bh;
-		bh = NULL;
-		w->p = p;
-		w->level = level;
-		w->seq = seq;
+	if (lockfree && read_seqcount_retry(&ei->i_map_seq, br->seq)) {
+		err = -EAGAIN;
+		goto fail;
 	}
-out:
-	brelse(bh);
-	return ok;
+	return 0;
+
+bad:
+	if (!lockfree)
+		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
+			       inode->i_ino, nr, iblock, level);
+	err = -EFSCORRUPTED;
+fail:
+	ext2hole_put_branch(br);
+	return lockfree ? -EAGAIN : err;
 }
 
 /*
  * Map @bh (a page's buffer, or O_DIRECT's pageless one) to the @count
  * blocks of @inode from @nr; a mapped buffer is never delayed.
  */
-static void ext2hole_map_run(struct inode *inode, struct buffer_head *bh,
-			     u32 nr, unsigned long count)
+static void ext2hole_map_buffer(struct inode *inode, struct buffer_head *bh,
+				u32 nr, unsigned long count)
 {
 	map_bh(bh, inode->i_sb, nr);
 	clear_buffer_delay(bh);
 	bh->b_size = count << inode->i_blkbits;
+}
+
+/**
+ * ext2hole_find_goal - where to allocate for a missing pointer
+ * @inode: the inode
+ * @iblock: logical block being mapped
+ * @br: the chain to the hole, under i_map_mutex
+ *
+ * Sequential writes continue right after the last block allocated; else
+ * the nearest allocated pointer to the left in the array holding the zero
+ * pointer, the indirect block holding that array, or the start of the
+ * inode's group (spread by pid so that concurrent writers do not
+ * interleave).
+ */
+static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
+					const struct ext2hole_branch *br)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(inode->i_sb);
+	const struct ext2hole_indirect *hole = &br->chain[br->level];
+	__le32 *first = hole->bh ? (__le32 *)hole->bh->b_data : ei->i_data;
+	unsigned long colour;
+	__le32 *q;
+
+	if (ei->i_last_alloc && iblock == (u64)ei->i_last_logical + 1)
+		return ei->i_last_alloc + 1;
+	for (q = hole->p - 1; q >= first; q--)
+		if (*q)
+			return le32_to_cpu(*q);
+	if (hole->bh)
+		return hole->bh->b_blocknr;
+	colour = (current->pid % 16) * (sbi->s_blocks_per_group / 16);
+	return ext2hole_group_first_block(inode->i_sb,
+			ei->i_block_group < sbi->s_groups_count ?
+			ei->i_block_group : 0) + colour;
 }
 
 /*
@@ -867,27 +942,29 @@ static int ext2hole_meta_reserved(struct inode *inode, u64 iblock, int depth,
 }
 
 /*
- * Under i_map_mutex (so the lock-free walk always verifies): the chain
- * level of the first zero pointer on the path of @iblock, 0 .. *@depth - 1,
- * with *@pblk = 0; or *@depth with *@pblk when the block is mapped.
- * -EIO when the walk met damage or a read error, -EFBIG beyond the map.
+ * Under i_map_mutex: the chain level of the first zero pointer on the path
+ * of @iblock, 0 .. *@depth - 1, with *@pblk = 0; or *@depth with *@pblk
+ * when the block is mapped.  -EIO when the walk met damage or a read
+ * error, -EFBIG beyond the map.  The walk is the lock-free one, which
+ * under the mutex always verifies and reports nothing: this accounting
+ * only needs to know where the hole is, and a get_block of the block
+ * reports its damage.
  */
 static int ext2hole_path_end(struct inode *inode, u64 iblock, int *depth,
 			     u32 *pblk)
 {
-	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
-	unsigned long count;
-	int offsets[4];
+	struct ext2hole_branch br;
+	int err;
 
 	lockdep_assert_held(&EXT2HOLE_I(inode)->i_map_mutex);
 	*pblk = 0;
-	*depth = ext2hole_block_to_path(inode, iblock, offsets);
-	if (!*depth)
-		return -EFBIG;
-	if (!ext2hole_lookup_fast(inode, offsets, *depth, 1, pblk, &count, &w))
-		return -EIO;
-	brelse(w.bh);
-	return *pblk ? *depth : w.level;
+	err = ext2hole_get_branch(inode, iblock, 1, EXT2HOLE_WALK_LOCKFREE, &br);
+	*depth = br.depth;
+	if (err)
+		return err == -EFBIG ? err : -EIO;
+	ext2hole_put_branch(&br);
+	*pblk = br.chain[br.level].nr;
+	return *pblk ? *depth : br.level;
 }
 
 /*
@@ -1000,6 +1077,208 @@ static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
 		dquot_free_block(inode, charge);
 }
 
+/*
+ * A branch being added to fill the hole where @br stopped: @n blocks,
+ * newb[0] for the zero pointer and newb[@n - 1] the data block, of which
+ * the first @nalloc are allocated here (a @given data block is not).
+ * @charge of them were charged to the quota before any was allocated;
+ * @rsv_data and @rsv_meta say which were reserved for delayed blocks;
+ * @pending, that the data block is in i_pending.
+ */
+struct ext2hole_new_branch {
+	unsigned long newb[4];
+	int n;
+	int nalloc;
+	unsigned long charge;
+	int rsv_meta;
+	bool rsv_data;
+	bool given;
+	bool pending;
+};
+
+/*
+ * Allocate @nb->nalloc blocks, as near the goal as the bitmaps allow,
+ * into @nb->newb.  On failure, those allocated go back to the bitmaps.
+ */
+static int ext2hole_alloc_blocks(struct inode *inode, u64 iblock,
+				 const struct ext2hole_branch *br,
+				 struct ext2hole_new_branch *nb)
+{
+	unsigned long goal = ext2hole_find_goal(inode, iblock, br);
+	int got = 0, i, err = 0;
+
+	while (got < nb->nalloc) {
+		unsigned long cnt = nb->nalloc - got, b;
+
+		b = ext2hole_new_blocks_nocharge(inode, goal, &cnt, &err);
+		if (!b) {
+			ext2hole_unalloc(inode, nb->newb, got, 0);
+			return err;
+		}
+		for (i = 0; i < cnt; i++)
+			nb->newb[got + i] = b + i;
+		got += cnt;
+		goal = b + cnt;
+	}
+	return 0;
+}
+
+/*
+ * Zero the new indirect blocks of @nb and store in each the pointer to
+ * the next block of the branch, bottom-up; nothing points at them yet, so
+ * no lock-free walk can read them before ext2hole_splice_branch() links
+ * the branch in.  -ENOMEM when a buffer cannot be had; the caller undoes
+ * the allocation.
+ */
+static int ext2hole_fill_branch(struct inode *inode,
+				const struct ext2hole_branch *br,
+				const struct ext2hole_new_branch *nb)
+{
+	struct super_block *sb = inode->i_sb;
+	struct buffer_head *ibh;
+	int i, j;
+
+	for (i = 1; i < nb->n; i++) {
+		ibh = sb_getblk(sb, nb->newb[i - 1]);
+		if (unlikely(!ibh)) {
+			for (j = 0; j < i - 1; j++) {
+				ibh = sb_find_get_block(sb, nb->newb[j]);
+				if (ibh)
+					ext2hole_forget_meta(sb, ibh);
+			}
+			return -ENOMEM;
+		}
+		lock_buffer(ibh);
+		memset(ibh->b_data, 0, ibh->b_size);
+		((__le32 *)ibh->b_data)[br->offsets[br->level + i]] =
+			cpu_to_le32(nb->newb[i]);
+		set_buffer_uptodate(ibh);
+		unlock_buffer(ibh);
+		ext2hole_dirty_meta_inode(ibh, inode);
+		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
+			sync_dirty_buffer(ibh);
+		brelse(ibh);
+	}
+	return 0;
+}
+
+/**
+ * ext2hole_alloc_branch - allocate and build what fills a hole
+ * @inode: the inode, i_map_mutex held
+ * @iblock: the logical block being mapped
+ * @br: the chain to the hole, current under the mutex
+ * @bh_result: the caller's buffer (for a given block: its b_blocknr)
+ * @create: as for ext2hole_get_block()
+ * @nb: out: the new branch
+ *
+ * The missing indirect blocks and the data block are charged to the
+ * quota before any bitmap changes, except those reserved for delayed
+ * blocks (the data block when it is one, the indirect blocks when one
+ * lies under them) and a given data block, which the caller charged.
+ * A data block for the page cache holds its data only there until
+ * writeback: it is made pending before the store that maps it, so that a
+ * lookup that sees the pointer sees the entry too (the store's write
+ * section orders them; ext2hole_get_block_dio_read()).
+ *
+ * Return: 0 with the branch built and not yet linked in, or -EDQUOT,
+ * -ENOSPC, -ENOMEM, -EIO with nothing changed.
+ */
+static int ext2hole_alloc_branch(struct inode *inode, u64 iblock,
+				 const struct ext2hole_branch *br,
+				 struct buffer_head *bh_result, int create,
+				 struct ext2hole_new_branch *nb)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	int err;
+
+	nb->given = create == EXT2HOLE_GET_BLOCK_ZEROED;
+	nb->n = br->depth - br->level;
+	nb->rsv_data = false;
+	nb->rsv_meta = 0;
+	if (!xa_empty(&ei->i_delayed)) {
+		nb->rsv_data = xa_load(&ei->i_delayed, iblock);
+		nb->rsv_meta = ext2hole_meta_reserved(inode, iblock, br->depth,
+						      br->level);
+	}
+	/*
+	 * A given data block is charged already: a reservation made for it
+	 * by a delayed buffer is given back instead of claimed.
+	 */
+	nb->nalloc = nb->n - nb->given;
+	nb->charge = nb->nalloc - nb->rsv_meta - (nb->given ? 0 : nb->rsv_data);
+	if (nb->charge) {
+		err = dquot_alloc_block(inode, nb->charge);
+		if (err)
+			return err;
+	}
+	err = ext2hole_alloc_blocks(inode, iblock, br, nb);
+	if (err)
+		goto undo_charge;
+	if (nb->given)
+		nb->newb[nb->n - 1] = bh_result->b_blocknr;
+
+	nb->pending = create == 1 && bh_result->b_page &&
+		      S_ISREG(inode->i_mode);
+	if (nb->pending) {
+		err = ext2hole_pending_add(inode, iblock, nb->newb[nb->n - 1]);
+		if (err)
+			goto undo_alloc;
+	}
+	err = ext2hole_fill_branch(inode, br, nb);
+	if (err) {
+		if (nb->pending)
+			xa_erase_irq(&ei->i_pending, iblock);
+		goto undo_alloc;
+	}
+	return 0;
+
+undo_alloc:
+	ext2hole_unalloc(inode, nb->newb, nb->nalloc, 0);
+undo_charge:
+	if (nb->charge)
+		dquot_free_block(inode, nb->charge);
+	return err;
+}
+
+/*
+ * Link the branch @nb, built by ext2hole_alloc_branch(), into the hole
+ * where @br stopped: the one store a lock-free walk can see
+ * (ext2hole_set_ptr()).  What was reserved for the branch is claimed, so
+ * that with the charge made before, i_blocks and the quota count its @n
+ * blocks.  Under i_map_mutex.
+ */
+static void ext2hole_splice_branch(struct inode *inode, u64 iblock,
+				   const struct ext2hole_branch *br,
+				   struct ext2hole_new_branch *nb)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	const struct ext2hole_indirect *hole = &br->chain[br->level];
+	unsigned long data = nb->newb[nb->n - 1];
+
+	ext2hole_set_ptr(inode, hole->p, nb->newb[0]);
+	if (hole->bh) {
+		ext2hole_dirty_meta_inode(hole->bh, inode);
+		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
+			sync_dirty_buffer(hole->bh);
+	}
+	if (nb->rsv_data && nb->given) {
+		/* the caller charged the given block: the reservation goes */
+		dquot_release_reservation_block(inode, 1);
+		xa_erase(&ei->i_delayed, iblock);
+		nb->rsv_data = false;
+	}
+	if (nb->rsv_data || nb->rsv_meta) {
+		dquot_claim_block(inode, nb->rsv_data + nb->rsv_meta);
+		if (nb->rsv_data)
+			xa_erase(&ei->i_delayed, iblock);
+		ei->i_reserved_meta -= nb->rsv_meta;
+	}
+	inode_set_ctime_current(inode);
+	ei->i_last_alloc = data;
+	ei->i_last_logical = iblock;
+	mark_inode_dirty(inode);
+}
+
 /**
  * ext2hole_get_block - map (and with @create allocate) a logical block
  * @inode: the inode
@@ -1012,26 +1291,20 @@ static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
  *	quota and zeroed on disk (fallocate, falloc.c); buffer_new() on
  *	return says whether it was taken
  *
- * An existing block is looked up without i_map_mutex (ext2hole_lookup_fast,
- * whatever @create); the mutex is taken to allocate, or when a change of
- * the map raced with the lookup.  Allocation starts where the lock-free
- * walk found the hole when i_map_seq has not moved since; otherwise the
- * chain is walked again under the mutex.  An existing block is mapped with the run
- * of blocks after it that are contiguous on disk in the same pointer
- * array, up to b_size (O_DIRECT, readahead); a hole is never part of a
- * run, and a new block is mapped alone.  Every pointer read from disk is
- * checked with ext2hole_data_blocks_valid() (a mapped run with
- * ext2hole_data_blocks_run(), once) before it is followed.  A new data block
+ * The map is walked without i_map_mutex first (ext2hole_get_branch(),
+ * lock-free, whatever @create); the mutex is taken to allocate, or when
+ * that walk was not verified.  Allocation starts from the lock-free walk's
+ * chain when i_map_seq has not moved since; otherwise the chain is walked
+ * again under the mutex, which reports damage.  An existing block is
+ * mapped with the run of blocks after it that are contiguous on disk in
+ * the same pointer array, up to b_size (O_DIRECT, readahead); a hole is
+ * never part of a run, and a new block is mapped alone.  A new data block
  * gets set_buffer_new(): the caller zeroes what it does not write.  New
- * indirect blocks are zeroed here.  The new blocks are charged to the
- * quota and i_blocks before any is allocated (-EDQUOT when over the
- * limit), except those reserved for delayed blocks (page_mkwrite under
- * mkwrite=noalloc): the data block when it is one, the indirect blocks
- * when one lies under them; their reservation is claimed once the branch
- * is in the map.
- * A buffer that gets a block loses BH_Delay here, whoever asked (write_begin,
- * page_mkwrite, writeback): no buffer is ever both mapped and delayed, so
- * every path that writes mapped dirty buffers writes it.
+ * indirect blocks are zeroed here.  Charging, reservations of delayed
+ * blocks and i_pending: ext2hole_alloc_branch().  A buffer that gets a
+ * block loses BH_Delay here, whoever asked (write_begin, page_mkwrite,
+ * writeback): no buffer is ever both mapped and delayed, so every path
+ * that writes mapped dirty buffers writes it.
  *
  * Return: 0 (mapped, or unmapped hole when !@create), -ENOSPC, -EDQUOT, -EROFS,
  * -EIO, -EFSCORRUPTED, -EFBIG.
@@ -1039,211 +1312,59 @@ static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
 int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		       struct buffer_head *bh_result, int create)
 {
-	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
-	unsigned int bits = inode->i_blkbits;
-	struct buffer_head *chain[4] = { NULL, NULL, NULL, NULL };
-	struct ext2hole_walk w = { .bh = NULL, .p = NULL };
-	unsigned long newb[4], count, max, charge;
-	int offsets[4], depth, level, n, nalloc, got, i, err = 0;
-	int rsv_meta = 0;
-	bool pending, rsv_data = false;
-	bool given = create == EXT2HOLE_GET_BLOCK_ZEROED;
-	__le32 *p, *first;
-	u32 nr = 0;
+	unsigned long max = max_t(unsigned long,
+				  bh_result->b_size >> inode->i_blkbits, 1);
+	struct ext2hole_new_branch nb;
+	struct ext2hole_branch br;
+	int err;
 
-	depth = ext2hole_block_to_path(inode, iblock, offsets);
-	if (!depth)
+	err = ext2hole_get_branch(inode, iblock, max, EXT2HOLE_WALK_LOCKFREE,
+				  &br);
+	if (err == -EFBIG)
 		return create ? -EFBIG : 0;
-	/* a run never leaves the pointer array holding the first block */
-	max = min(max_t(unsigned long, bh_result->b_size >> bits, 1),
-		  ext2hole_array_left(inode->i_sb, offsets, depth));
-
-	if (ext2hole_lookup_fast(inode, offsets, depth, max, &nr, &count,
-				 create ? &w : NULL)) {
-		if (nr) {
-			ext2hole_map_run(inode, bh_result, nr, count);
-			return 0;
-		}
-		if (!create)
-			return 0;
+	if (!err && (ext2hole_branch_mapped(&br) || !create)) {
+		if (ext2hole_branch_mapped(&br))
+			ext2hole_map_buffer(inode, bh_result,
+					    br.chain[br.level].nr, br.count);
+		ext2hole_put_branch(&br);
+		return 0;
 	}
 
-	/* Raced with a change, met damage or a read error, or allocating. */
+	/* Not verified (a change raced, damage, a read error), or allocating. */
 	mutex_lock(&ei->i_map_mutex);
-	if (w.p && !read_seqcount_retry(&ei->i_map_seq, w.seq)) {
-		/*
-		 * No pointer changed since the verified walk found the hole
-		 * (every change is made under the mutex we now hold), so it
-		 * is still the hole: allocate from where that walk stopped.
-		 */
-		level = w.level;
-		p = w.p;
-		chain[level] = w.bh;	/* NULL at level 0 */
-		first = level ? (__le32 *)w.bh->b_data : ei->i_data;
-		goto allocate;
+	if (!err && !ext2hole_branch_current(inode, &br)) {
+		ext2hole_put_branch(&br);
+		err = -EAGAIN;
 	}
-	brelse(w.bh);
-	first = ei->i_data;
-	p = ei->i_data + offsets[0];
-	for (level = 0; ; level++) {
-		nr = le32_to_cpu(*p);
-		if (!nr || level == depth - 1)
-			break;
-		if (!ext2hole_data_blocks_valid(sb, nr, 1))
-			goto bad;
-		chain[level + 1] = ext2hole_bread(sb, nr);
-		if (!chain[level + 1]) {
-			ext2hole_msg(sb, KERN_ERR,
-				     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
-				     inode->i_ino, nr, (u64)iblock, level);
-			err = -EIO;
-			goto out;
-		}
-		first = (__le32 *)chain[level + 1]->b_data;
-		p = first + offsets[level + 1];
-	}
-
-	if (nr) {
-		/* Mapped: the contiguous run from here, checked in one step. */
-		count = ext2hole_map_run_len(sb, p, nr, max);
-		if (!count)
-			goto bad;
-		ext2hole_map_run(inode, bh_result, nr, count);
-		goto out;
-	}
-	if (!create)
-		goto out;
-
-allocate:
-	/* Allocate the missing indirect blocks and the data block. */
-	n = depth - level;
-	if (!xa_empty(&ei->i_delayed)) {
-		rsv_data = xa_load(&ei->i_delayed, iblock);
-		rsv_meta = ext2hole_meta_reserved(inode, iblock, depth, level);
-	}
-	/*
-	 * What is not reserved is charged now, before any bitmap changes.
-	 * A given data block is charged already: a reservation made for it
-	 * by a delayed buffer is given back instead of claimed.
-	 */
-	nalloc = n - given;
-	charge = nalloc - rsv_meta - (given ? 0 : rsv_data);
-	if (charge) {
-		err = dquot_alloc_block(inode, charge);
+	if (err) {
+		err = ext2hole_get_branch(inode, iblock, max,
+					  EXT2HOLE_WALK_LOCKED, &br);
 		if (err)
-			goto out;
+			goto out_unlock;
 	}
-	got = 0;
-	{
-		unsigned long goal = ext2hole_find_goal(inode, iblock, p, first,
-				level ? chain[level]->b_blocknr : 0);
-
-		while (got < nalloc) {
-			unsigned long cnt = nalloc - got, b;
-
-			b = ext2hole_new_blocks_nocharge(inode, goal, &cnt, &err);
-			if (!b) {
-				ext2hole_unalloc(inode, newb, got, charge);
-				goto out;
-			}
-			for (i = 0; i < cnt; i++)
-				newb[got + i] = b + i;
-			got += cnt;
-			goal = b + cnt;
+	if (ext2hole_branch_mapped(&br)) {
+		ext2hole_map_buffer(inode, bh_result, br.chain[br.level].nr,
+				    br.count);
+	} else if (create) {
+		err = ext2hole_alloc_branch(inode, iblock, &br, bh_result,
+					    create, &nb);
+		if (!err) {
+			ext2hole_splice_branch(inode, iblock, &br, &nb);
+			ext2hole_map_buffer(inode, bh_result,
+					    nb.newb[nb.n - 1], 1);
+			set_buffer_new(bh_result);
+			clean_bdev_aliases(inode->i_sb->s_bdev,
+					   nb.newb[nb.n - 1], 1);
 		}
 	}
-
-	if (given)
-		newb[n - 1] = bh_result->b_blocknr;
-
-	/*
-	 * A data block for the page cache holds its data only there until
-	 * writeback: pending from before the store that maps it, so that a
-	 * lookup that sees the pointer sees the entry too (the store's write
-	 * section orders them; ext2hole_get_block_dio_read()).
-	 */
-	pending = create == 1 && bh_result->b_page && S_ISREG(inode->i_mode);
-	if (pending) {
-		err = ext2hole_pending_add(inode, iblock, newb[n - 1]);
-		if (err) {
-			ext2hole_unalloc(inode, newb, n, charge);
-			goto out;
-		}
-	}
-
-	/* Build the new branch bottom-up; splice it in last. */
-	for (i = 1; i < n; i++) {
-		struct buffer_head *ibh = sb_getblk(sb, newb[i - 1]);
-
-		if (unlikely(!ibh)) {
-			int j;
-
-			for (j = 0; j < i - 1; j++) {
-				ibh = sb_find_get_block(sb, newb[j]);
-				if (ibh)
-					ext2hole_forget_meta(sb, ibh);
-			}
-			if (pending)
-				xa_erase_irq(&ei->i_pending, iblock);
-			ext2hole_unalloc(inode, newb, nalloc, charge);
-			err = -ENOMEM;
-			goto out;
-		}
-		lock_buffer(ibh);
-		memset(ibh->b_data, 0, ibh->b_size);
-		((__le32 *)ibh->b_data)[offsets[level + i]] = cpu_to_le32(newb[i]);
-		set_buffer_uptodate(ibh);
-		unlock_buffer(ibh);
-		ext2hole_dirty_meta_inode(ibh, inode);
-		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
-			sync_dirty_buffer(ibh);
-		brelse(ibh);
-	}
-	/* the one change a lock-free lookup can see: in a write section */
-	write_seqcount_begin(&ei->i_map_seq);
-	WRITE_ONCE(*p, cpu_to_le32(newb[0]));
-	write_seqcount_end(&ei->i_map_seq);
-	if (level) {
-		ext2hole_dirty_meta_inode(chain[level], inode);
-		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
-			sync_dirty_buffer(chain[level]);
-	}
-	/*
-	 * The branch is in: what was reserved for it is charged now.  With
-	 * the charge above, i_blocks and the quota count the n blocks.
-	 */
-	if (rsv_data && given) {
-		/* the caller charged the given block: the reservation goes */
-		dquot_release_reservation_block(inode, 1);
-		xa_erase(&ei->i_delayed, iblock);
-		rsv_data = false;
-	}
-	if (rsv_data || rsv_meta) {
-		dquot_claim_block(inode, rsv_data + rsv_meta);
-		if (rsv_data)
-			xa_erase(&ei->i_delayed, iblock);
-		ei->i_reserved_meta -= rsv_meta;
-	}
-	inode_set_ctime_current(inode);
-	ei->i_last_alloc = newb[n - 1];
-	ei->i_last_logical = iblock;
-	mark_inode_dirty(inode);
-
-	ext2hole_map_run(inode, bh_result, newb[n - 1], 1);
-	set_buffer_new(bh_result);
-	clean_bdev_aliases(sb->s_bdev, newb[n - 1], 1);
-out:
 	mutex_unlock(&ei->i_map_mutex);
-	for (i = 1; i < 4; i++)
-		brelse(chain[i]);
+	ext2hole_put_branch(&br);
 	return err;
 
-bad:
-	ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
-		       inode->i_ino, nr, (u64)iblock, level);
-	err = -EFSCORRUPTED;
-	goto out;
+out_unlock:
+	mutex_unlock(&ei->i_map_mutex);
+	return err;
 }
 
 /**
@@ -1343,7 +1464,7 @@ int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
 	}
 	if (nr) {
 		/* allocated since the lookup (O_DIRECT) */
-		ext2hole_map_run(inode, bh_result, nr, 1);
+		ext2hole_map_buffer(inode, bh_result, nr, 1);
 		goto out;
 	}
 	if (xa_load(&ei->i_delayed, iblock))
@@ -1398,20 +1519,6 @@ static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
 }
 
 /*
- * Clear one block pointer (in i_data or an indirect block) under
- * i_map_mutex, in a write section of i_map_seq: a lock-free lookup that
- * read it before retries (ext2hole_lookup_fast).
- */
-static void ext2hole_clear_ptr(struct inode *inode, __le32 *p)
-{
-	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
-
-	write_seqcount_begin(&ei->i_map_seq);
-	WRITE_ONCE(*p, 0);
-	write_seqcount_end(&ei->i_map_seq);
-}
-
-/*
  * Free what lies in logical blocks [@cut, @end) in the subtree under
  * pointer *@p, of @height levels of indirection (0: *@p is a data block),
  * whose first logical block is @start.  Indirect blocks left empty are
@@ -1435,15 +1542,15 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
 		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
 			       inode->i_ino, nr, start, height);
-		ext2hole_clear_ptr(inode, p);
+		ext2hole_set_ptr(inode, p, 0);
 		if (height)
 			ext2hole_delay_rereserve(inode, start, span);
 		*dirty = true;
 		return;
 	}
 	if (!height) {
-		/* cleared before it can be freed (ext2hole_lookup_fast) */
-		ext2hole_clear_ptr(inode, p);
+		/* cleared before it can be freed: see ext2hole_set_ptr() */
+		ext2hole_set_ptr(inode, p, 0);
 		ext2hole_run_add(inode, run, nr);
 		*dirty = true;
 		return;
@@ -1465,7 +1572,7 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
 			empty = false;
 	}
 	if (empty) {
-		ext2hole_clear_ptr(inode, p);
+		ext2hole_set_ptr(inode, p, 0);
 		ext2hole_forget_meta(sb, bh);
 		/* delayed blocks outside [@cut, @end) may still need it */
 		ext2hole_delay_rereserve(inode, start, span);

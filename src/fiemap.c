@@ -26,83 +26,45 @@
  * @iblock (*@pblk = 0).  *@count is the run's length in blocks.  Called
  * under i_map_mutex.
  */
-static int ext2hole_map_step(struct inode *inode, u64 iblock, u32 *pblk,
-			     u64 *count)
+static int ext2hole_report_step(struct inode *inode, u64 iblock, u32 *pblk,
+				u64 *count)
 {
-	struct super_block *sb = inode->i_sb;
-	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
-	u64 apb = 1ULL << bits;
-	struct buffer_head *bh = NULL;
-	int offsets[4], depth, level, i;
-	__le32 *p;
-	u32 nr;
-	int err = 0;
+	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
+	struct ext2hole_branch br;
+	u64 span = 1, pos = 0;
+	int err, i;
 
 	*pblk = 0;
-	depth = ext2hole_block_to_path(inode, iblock, offsets);
-	if (!depth) {
+	err = ext2hole_get_branch(inode, iblock, ULONG_MAX,
+				  EXT2HOLE_WALK_LOCKED, &br);
+	if (err == -EFBIG) {
 		/* beyond what the map can address: a hole for ever */
 		*count = U64_MAX;
 		return 0;
 	}
-	p = EXT2HOLE_I(inode)->i_data + offsets[0];
-	for (level = 0; ; level++) {
-		nr = le32_to_cpu(*p);
-		if (!nr) {
-			/* the subtree under *p holds apb^(depth-1-level) blocks */
-			u64 span = 1, pos = 0;
-
-			for (i = level + 1; i < depth; i++) {
-				span <<= bits;
-				pos = (pos << bits) + offsets[i];
-			}
-			*count = span - pos;
-			break;
-		}
-		if (level == depth - 1) {
-			u64 n = 1, left = depth == 1 ?
-				EXT2HOLE_NDIR_BLOCKS - offsets[0] :
-				apb - offsets[depth - 1];
-
-			while (n < left && le32_to_cpu(p[n]) == nr + n)
-				n++;
-			/* one metadata check for the whole run */
-			n = ext2hole_data_blocks_run(sb, nr, n);
-			if (!n)
-				goto bad;
-			*pblk = nr;
-			*count = n;
-			break;
-		}
-		if (!ext2hole_data_blocks_valid(sb, nr, 1))
-			goto bad;
-		brelse(bh);
-		bh = ext2hole_bread(sb, nr);
-		if (!bh) {
-			ext2hole_msg(sb, KERN_ERR,
-				     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
-				     inode->i_ino, nr, iblock, level);
-			err = -EIO;
-			break;
-		}
-		p = (__le32 *)bh->b_data + offsets[level + 1];
+	if (err)
+		return err;
+	ext2hole_put_branch(&br);
+	if (ext2hole_branch_mapped(&br)) {
+		*pblk = br.chain[br.level].nr;
+		*count = br.count;
+		return 0;
 	}
-	brelse(bh);
-	return err;
-
-bad:
-	ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
-		       inode->i_ino, nr, iblock, level);
-	brelse(bh);
-	return -EFSCORRUPTED;
+	/* the subtree under the zero pointer holds apb^(depth-1-level) blocks */
+	for (i = br.level + 1; i < br.depth; i++) {
+		span <<= bits;
+		pos = (pos << bits) + br.offsets[i];
+	}
+	*count = span - pos;
+	return 0;
 }
 
 /*
  * The longest run from @iblock, at most @max blocks, that is all hole or
  * all mapped and contiguous on disk (across pointer arrays too).
  */
-static int ext2hole_map_run(struct inode *inode, u64 iblock, u64 max,
-			    u32 *pblk, u64 *count)
+static int ext2hole_report_run(struct inode *inode, u64 iblock, u64 max,
+			       u32 *pblk, u64 *count)
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	u64 n, n2;
@@ -110,9 +72,9 @@ static int ext2hole_map_run(struct inode *inode, u64 iblock, u64 max,
 	int err;
 
 	mutex_lock(&ei->i_map_mutex);
-	err = ext2hole_map_step(inode, iblock, pblk, &n);
+	err = ext2hole_report_step(inode, iblock, pblk, &n);
 	while (!err && n < max) {
-		err = ext2hole_map_step(inode, iblock + n, &pb2, &n2);
+		err = ext2hole_report_step(inode, iblock + n, &pb2, &n2);
 		if (err)
 			break;
 		if (*pblk ? pb2 != *pblk + n : pb2 != 0)
@@ -230,7 +192,7 @@ static int ext2hole_report_begin(struct inode *inode, loff_t offset,
 	/* the page cache first, then the map: see above */
 	cached = ext2hole_first_cached(inode->i_mapping, offset >> PAGE_SHIFT,
 				       (offset + length - 1) >> PAGE_SHIFT);
-	err = ext2hole_map_run(inode, first, last - first + 1, &pblk, &count);
+	err = ext2hole_report_run(inode, first, last - first + 1, &pblk, &count);
 	if (err)
 		return err;
 	iomap->bdev = inode->i_sb->s_bdev;
