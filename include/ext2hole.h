@@ -21,9 +21,11 @@
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/quota.h>
+#include <linux/ratelimit.h>
 #include <linux/rwsem.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include "compat.h"
 #include "ext2hole_fs.h"
@@ -133,6 +135,14 @@ struct ext2hole_sb_info {
 	struct xarray s_meta_pins;
 	unsigned long s_meta_pinned;
 	unsigned long s_meta_reap_next;
+	/*
+	 * Directory and symlink blocks whose write failed (src/meta.c):
+	 * counted by the write's completion, dirtied again by the work.
+	 */
+	struct super_block *s_sb;
+	atomic_long_t s_dirblk_failed;
+	struct work_struct s_dirblk_retry;
+	struct ratelimit_state s_dirblk_rs;
 
 	struct ext2hole_hole_stats s_hole_stats;
 	struct ext2hole_dir_stats s_dir_stats;
@@ -216,6 +226,11 @@ struct ext2hole_inode_info {
 
 /* i_dir_state: the dir_index index was found inconsistent, do not use it */
 #define EXT2HOLE_DIR_DX_BAD	0
+/*
+ * i_dir_state: a write of one of the blocks of this directory (or slow
+ * symlink) failed; the block is kept dirty in memory (src/meta.c)
+ */
+#define EXT2HOLE_DIR_WRITE_FAILED	1
 
 static inline struct ext2hole_inode_info *EXT2HOLE_I(struct inode *inode)
 {
@@ -256,6 +271,8 @@ long ext2hole_meta_count(struct super_block *sb);
 long ext2hole_meta_reap(struct super_block *sb, long nr);
 void ext2hole_meta_flush(struct super_block *sb);
 void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi);
+void ext2hole_dirblk_retry(struct work_struct *work);
+void ext2hole_dirblk_flush(struct super_block *sb);
 
 /*
  * Dirty a metadata buffer the caller holds: it stays pinned in memory

@@ -79,6 +79,16 @@ struct ext2hole_hole_stats *ext2hole_hole_stats(struct super_block *sb);
 void ext2hole_hole_written(struct buffer_head *bh);
 
 /*
+ * Provided by the filesystem (meta.c): the write bio of @bh, as above,
+ * failed.  True when the filesystem keeps the block's contents: @bh is
+ * then completed as written (uptodate), the filesystem having kept it
+ * dirty and recorded the error itself; false for the kernel's handling
+ * (the buffer !uptodate, write_io_error, the mapping's errseq).  Any
+ * context, like ext2hole_hole_written().
+ */
+bool ext2hole_hole_write_failed(struct buffer_head *bh);
+
+/*
  * Provided by the filesystem (inode.c): delayed blocks [@first, @end) of
  * @inode will not be allocated for the page cache after all (their page
  * is dropped, the fault that delayed them failed, or they lie beyond

@@ -3,8 +3,9 @@
 #
 # make dist: build/ext2hole-<version>.tar.gz, the source tarball that
 # DKMS and the .deb are made from.  It holds what a module build needs
-# (Kbuild, Makefile, src/, include/, dkms.conf) plus LICENSE, README.md,
-# docs/dkms.md, the man pages, tools/fsck.ext2hole and debian/; never
+# (Kbuild, Makefile, src/, include/, dkms.conf) plus LICENSE, README.md
+# and the docs/ it links to (docs/dkms.md and the man pages among them),
+# tools/fsck.ext2hole and debian/; never
 # build outputs or tests.  Its dkms.conf has the version written in (from
 # debian/changelog, in place of #MODULE_VERSION#), so the unpacked tree
 # is ready for `dkms add` as it is; debian/rules does the same with
@@ -30,8 +31,7 @@ if grep -q '^#define[[:space:]]*EXT2HOLE_VERSION[[:space:]]*"' include/*.h; then
 	die "include/ defines EXT2HOLE_VERSION; Kbuild sets it from debian/changelog"
 fi
 
-paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs/dkms.md docs/ext2hole.5
-	docs/fsck.ext2hole.8 tools/fsck.ext2hole)
+paths=(Kbuild Makefile dkms.conf LICENSE src include debian docs tools/fsck.ext2hole)
 [ -e README.md ] && paths+=(README.md) || echo "dist.sh: warning: no README.md" >&2
 for p in Kbuild Makefile dkms.conf LICENSE src include debian tools/fsck.ext2hole; do
 	[ -e "$p" ] || die "missing $p"

@@ -471,12 +471,15 @@ void ext2hole_hole_exit(void)
 static void ext2hole_bh_end_io(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
+	int uptodate = !bio->bi_status;
 
 	if (unlikely(bio_flagged(bio, BIO_QUIET)))
 		set_bit(BH_Quiet, &bh->b_state);
-	if (!bio->bi_status)
+	if (uptodate)
 		ext2hole_hole_written(bh);
-	bh->b_end_io(bh, !bio->bi_status);
+	else if (ext2hole_hole_write_failed(bh))
+		uptodate = 1;	/* kept dirty in memory by the filesystem */
+	bh->b_end_io(bh, uptodate);
 	bio_put(bio);
 }
 
@@ -581,10 +584,14 @@ static void ext2hole_wb_end_io(struct bio *bio)
 				bhs[n++] = bh;
 			} while ((bh = bh->b_this_page) != head);
 			for (k = 0; k < n; k++) {
+				int ok = uptodate;
+
 				/* before b_end_io: the page is under writeback */
-				if (uptodate)
+				if (ok)
 					ext2hole_hole_written(bhs[k]);
-				bhs[k]->b_end_io(bhs[k], uptodate);
+				else if (ext2hole_hole_write_failed(bhs[k]))
+					ok = 1;	/* kept dirty by the filesystem */
+				bhs[k]->b_end_io(bhs[k], ok);
 			}
 		}
 	}

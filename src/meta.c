@@ -40,7 +40,9 @@
  * pinned again before anyone can find it clean.
  */
 #include <linux/blkdev.h>
+#include <linux/writeback.h>
 #include "ext2hole.h"
+#include "hole.h"
 
 /*
  * Take (or keep) the pin of @bh, which the caller marked dirty and holds
@@ -388,4 +390,157 @@ void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi)
 		put_bh(bh);
 	xa_destroy(&sbi->s_meta_pins);
 	sbi->s_meta_pinned = 0;
+}
+
+/*
+ * Directory and slow-symlink blocks whose write failed.
+ *
+ * These blocks live in their inode's own page cache, not in pinned
+ * buffers.  The kernel's completion of a failed write
+ * (end_buffer_async_write()) leaves the buffer clean and !uptodate and the
+ * page clean: reclaim or drop_caches may then drop the page, and the next
+ * read brings the block back as it was (an entry made since is lost, one
+ * removed comes back naming a freed inode); a change to the page before
+ * that would first read the !uptodate block from disk, over the newer
+ * entries.  The hole API's writeback (src/hole.c) asks
+ * ext2hole_hole_write_failed() before it completes a failed write, and
+ * ext2hole_dirblk_retry() queues these blocks again.
+ */
+
+/**
+ * ext2hole_hole_write_failed - a block's write failed: keep it?
+ * @bh: the buffer, locked and marked for async write, its page under
+ *	writeback
+ *
+ * For a directory or slow symlink: yes.  The buffer stays uptodate (memory
+ * holds the newest contents) and dirty: try_to_free_buffers() refuses a
+ * page with a dirty buffer, so neither reclaim nor invalidation drops it.
+ * The error goes to the mapping's and the filesystem's errseq (fsync,
+ * syncfs), the inode is marked and the retry work queued: the page itself
+ * cannot be dirtied from here (this may run in interrupt context).  A
+ * regular file's block is left to the kernel's handling, as the kernel's
+ * filesystems do.
+ */
+bool ext2hole_hole_write_failed(struct buffer_head *bh)
+{
+	struct inode *inode = bh->b_page->mapping->host;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(inode->i_sb);
+
+	if (!S_ISDIR(inode->i_mode) && !S_ISLNK(inode->i_mode))
+		return false;
+	mark_buffer_write_io_error(bh);
+	set_buffer_dirty(bh);
+	set_bit(EXT2HOLE_DIR_WRITE_FAILED, &EXT2HOLE_I(inode)->i_dir_state);
+	atomic_long_inc(&sbi->s_dirblk_failed);
+	queue_work(system_wq, &sbi->s_dirblk_retry);
+	return true;
+}
+
+/*
+ * Dirty again the pages of @inode that hold a block whose write failed
+ * (a dirty buffer on a clean page, see above), so that writeback retries
+ * them.  Returns how many were.
+ */
+static unsigned long ext2hole_dirblk_requeue(struct inode *inode)
+{
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t index, end = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	unsigned long requeued = 0;
+
+	for (index = 0; index < end; index++) {
+		struct page *page = find_lock_page(mapping, index);
+		struct buffer_head *head, *bh;
+		bool failed = false;
+
+		if (!page)
+			continue;
+		if (page_has_buffers(page) && !PageDirty(page) &&
+		    !PageWriteback(page)) {
+			head = bh = page_buffers(page);
+			do {
+				if (buffer_dirty(bh) &&
+				    buffer_write_io_error(bh)) {
+					clear_buffer_write_io_error(bh);
+					failed = true;
+				}
+			} while ((bh = bh->b_this_page) != head);
+		}
+		if (failed) {
+			/* the page only: its other buffers stay clean */
+			filemap_dirty_folio(mapping, page_folio(page));
+			requeued++;
+		}
+		unlock_page(page);
+		put_page(page);
+		cond_resched();
+	}
+	return requeued;
+}
+
+/**
+ * ext2hole_dirblk_retry - queue again the directory blocks whose write
+ * failed
+ * @work: the filesystem's s_dirblk_retry
+ *
+ * Walks the filesystem's inodes for those marked by
+ * ext2hole_hole_write_failed() and dirties their failed pages again; then
+ * reports the failure as a filesystem error (ERROR_FS, then errors=), as
+ * ext2hole_meta_sync() does for metadata, at most every 30 seconds while
+ * the device keeps failing.  A page still failing when the
+ * filesystem is unmounted is dropped with its inode; the error mark makes
+ * e2fsck check the image.
+ */
+void ext2hole_dirblk_retry(struct work_struct *work)
+{
+	struct ext2hole_sb_info *sbi = container_of(work, struct ext2hole_sb_info,
+						    s_dirblk_retry);
+	struct super_block *sb = sbi->s_sb;
+	struct inode *inode, *put = NULL;
+	unsigned long failed, requeued = 0;
+
+	failed = atomic_long_xchg(&sbi->s_dirblk_failed, 0);
+	if (!failed)
+		return;
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+		if (!test_bit(EXT2HOLE_DIR_WRITE_FAILED, &ei->i_dir_state))
+			continue;
+		spin_lock(&inode->i_lock);
+		if (inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) {
+			spin_unlock(&inode->i_lock);
+			continue;
+		}
+		__iget(inode);
+		spin_unlock(&inode->i_lock);
+		spin_unlock(&sb->s_inode_list_lock);
+		iput(put);
+		put = inode;
+
+		clear_bit(EXT2HOLE_DIR_WRITE_FAILED, &ei->i_dir_state);
+		requeued += ext2hole_dirblk_requeue(inode);
+
+		spin_lock(&sb->s_inode_list_lock);
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+	iput(put);
+
+	/* the first report marks the filesystem; a failing device repeats */
+	if (__ratelimit(&sbi->s_dirblk_rs))
+		ext2hole_error(sb, "%lu directory or symlink block write(s) failed: %lu page(s) kept in memory, queued to be written again",
+			       failed, requeued);
+}
+
+/**
+ * ext2hole_dirblk_flush - run the retry work now, and wait for it
+ * @sb: the filesystem
+ *
+ * ->sync_fs with wait (after the writeback it waited for, so that every
+ * failure is counted) and ->put_super (nothing is left queued when the
+ * filesystem goes).
+ */
+void ext2hole_dirblk_flush(struct super_block *sb)
+{
+	flush_work(&EXT2HOLE_SB(sb)->s_dirblk_retry);
 }

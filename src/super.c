@@ -581,6 +581,7 @@ static void ext2hole_put_super(struct super_block *sb)
 	if (sbi->s_kobj.state_in_sysfs)
 		ext2hole_sysfs_unregister(sb);
 	/* before the state is written: a lost block marks it ERROR_FS */
+	ext2hole_dirblk_flush(sb);
 	ext2hole_meta_flush(sb);
 	if (!sb_rdonly(sb))
 		ext2hole_restore_state(sb);
@@ -592,8 +593,10 @@ static int ext2hole_sync_fs(struct super_block *sb, int wait)
 {
 	/* Dirty dquots into the quota files; the block device sync writes them. */
 	dquot_writeback_dquots(sb, -1);
-	if (wait)
+	if (wait) {
+		ext2hole_dirblk_flush(sb);
 		ext2hole_meta_sync(sb);
+	}
 	ext2hole_sync_super(sb, wait);
 	return 0;
 }
@@ -1062,6 +1065,10 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&sbi->s_ialloc_mutex);
 	xa_init(&sbi->s_meta_pins);
 	lockdep_set_class(&sbi->s_meta_pins.xa_lock, &ext2hole_meta_pins_key);
+	sbi->s_sb = sb;
+	INIT_WORK(&sbi->s_dirblk_retry, ext2hole_dirblk_retry);
+	ratelimit_state_init(&sbi->s_dirblk_rs, 30 * HZ, 1);
+	ratelimit_set_flags(&sbi->s_dirblk_rs, RATELIMIT_MSG_ON_RELEASE);
 
 	bs = sb_min_blocksize(sb, EXT2HOLE_MIN_BLOCK_SIZE);
 	if (!bs || bs > EXT2HOLE_MAX_BLOCK_SIZE) {
