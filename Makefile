@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# ext2hole: out-of-tree ext2 with the seed series' hole semantics.
+# ext2hole: out-of-tree ext2 with correct mmap and hole semantics when the
+# block size is smaller than the page size.
 # Kbuild says what is built; this file drives kbuild and the test harness.
 #
 # KVER is the packaged kernel the module is built for and the guest boots.

@@ -112,7 +112,7 @@
 /*
  * ->writepage is still in 6.12's address_space_operations (stock ext2
  * dropped its own by then).  ext2hole keeps it on both kernels, so that
- * reclaim writes a page through the same G4 path on each.
+ * reclaim writes a page through the same new-style writeback on each.
  */
 #define EXT2HOLE_HAVE_AOPS_WRITEPAGE		1
 

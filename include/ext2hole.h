@@ -148,9 +148,11 @@ struct ext2hole_sb_info {
 	struct ext2hole_dir_stats s_dir_stats;
 
 	/*
-	 * dir_index: the seed, and 3 when the hashes are unsigned (added to
-	 * a root's hash_version).  s_def_hash_version is read when a
-	 * directory is indexed (ext2hole_dx_make_indexed() in dir.c).
+	 * dir_index: the hash seed, and 3 when the hashes are unsigned (added
+	 * to a root's hash_version).  s_es->s_def_hash_version is read when
+	 * a directory is indexed (ext2hole_dx_make_indexed() in dir.c) and
+	 * when one is opened (ext2hole_dir_open(): readdir's hash until an
+	 * index gives its own).
 	 */
 	u32 s_hash_seed[4];
 	u8 s_hash_unsigned;
@@ -171,20 +173,20 @@ static inline struct ext2hole_sb_info *EXT2HOLE_SB(struct super_block *sb)
  *	unless they race with a change (or allocate)
  * @i_map_seq: bumped, under i_map_mutex, around every change of a block
  *	pointer in i_data or an indirect block; lock-free lookups check it
- *	(docs/design.md section 5)
+ *	(docs/design.md, "The block map")
  * @i_pending: data blocks allocated for the page cache whose data has not
  *	reached disk yet (logical block -> xa_mk_value(physical block)): set
  *	under i_map_mutex before such a block enters the map, cleared when a
  *	writeback bio of it completes without error (interrupt context: an
  *	XA_FLAGS_LOCK_IRQ array) and when the block is freed; O_DIRECT reads
- *	read them as holes (docs/design.md section 5, "Blocks whose data is
- *	not on disk yet")
+ *	read them as holes (docs/design.md, "Blocks whose data is not on
+ *	disk yet")
  * @i_delayed: delayed blocks (mkwrite=noalloc) whose quota is reserved:
  *	logical block -> xa_mk_value(0), stored by page_mkwrite
  *	(ext2hole_get_block_delay) and erased, under i_map_mutex, when the
  *	block is allocated (the reservation claimed) or its page dropped (the
- *	reservation released); docs/design.md section 6, "Quota of
- *	delayed blocks"
+ *	reservation released); docs/design.md, "On-disk decisions", "Quota
+ *	of delayed blocks"
  * @i_reserved_meta: indirect blocks reserved with the quota for the
  *	delayed blocks: those missing from the map whose subtree holds a
  *	block of @i_delayed (under i_map_mutex)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The module-private hole API (docs/design.md section 4): the semantics of Jan
- * Kara's "better mmaps when blocksize < pagesize" series, for the 6.1 API.
+ * The module-private hole API (docs/design.md, "The hole API"): the
+ * semantics of Jan Kara's "better mmaps when blocksize < pagesize" series,
+ * for the 6.1 API.
  * It knows nothing of the on-disk format: callers hand it a get_block.
  */
 #ifndef _EXT2HOLE_HOLE_H

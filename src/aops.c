@@ -63,7 +63,7 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
  *
  * A write starting beyond EOF creates a hole from the old size to @pos:
  * ext2hole_prepare_hole_page() write-protects the page straddling the old
- * size (the old EOF page) and zeroes it from there, the seed's call in
+ * size (the old EOF page) and zeroes it from there, here in
  * write_begin.  The old EOF page stays locked until write_end has grown
  * i_size, so the size grows only together with the data (a failed or
  * short write leaves it as it was), and a store through a mapping of that
@@ -202,7 +202,8 @@ static sector_t ext2hole_bmap(struct address_space *mapping, sector_t block)
  * @iocb: the I/O control block
  * @iter: the data
  *
- * Every growth of i_size must go through the hole API (G2, G3).  A direct
+ * Every growth of i_size must go through the hole API (holes read as
+ * zeros, re-fault after growth: docs/design.md, "Guarantees").  A direct
  * write that ends beyond EOF while EOF lies inside a page would grow the
  * file over the old EOF page from outside the page cache: a store through
  * a mapping of that page, made writable under the old size, could then be

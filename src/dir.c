@@ -444,7 +444,8 @@ static inline bool ext2hole_match(int len, const char *name,
 }
 
 /*
- * Indexed directories (dir_index, "htree"; docs/design.md section 6).
+ * Indexed directories (dir_index, "htree"; docs/design.md, "On-disk
+ * decisions").
  *
  * A lookup hashes the name, searches the root's dx entries (and those of
  * one dx_node below it, with indirect_levels 1) for the last entry whose
@@ -1944,7 +1945,7 @@ int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
 
 
 /*
- * Readdir in hash order (docs/design.md section 6, "Readdir").
+ * Readdir in hash order (docs/design.md, "On-disk decisions", readdir).
  *
  * The position of a directory that is indexed, or could become indexed
  * (one block long, on a filesystem with dir_index), is a hash cookie, as

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ext2hole: fallocate(2) - punching holes, zeroing ranges and plain
- * preallocation on the indirect block map (docs/design.md section 4,
+ * preallocation on the indirect block map (docs/design.md, "The hole API",
  * "Making holes").
  *
  * Every mode runs like a size change: i_rwsem, then the invalidate lock
@@ -10,8 +10,9 @@
  * again.  A punch write-protects the pages straddling either end of the
  * range and removes the pages wholly inside it (which waits for their
  * writeback), before any block is freed: the next store into a punched
- * block goes through page_mkwrite again (G1, G3), which allocates or
- * delays, and no writeback still in flight writes a freed block.
+ * block goes through page_mkwrite again, which allocates or delays (no
+ * silent loss, re-fault after growth: docs/design.md, "Guarantees"), and
+ * no writeback still in flight writes a freed block.
  *
  * This format has no unwritten extents.  A preallocated block therefore
  * holds zeros on disk before it enters the map (ext2hole_alloc_zeroed()),
@@ -362,7 +363,7 @@ static int ext2hole_punch_hole(struct inode *inode, loff_t offset, loff_t end)
  *   inside the (new) size gets a block of zeros on disk; without KEEP_SIZE
  *   the size grows to the end of the range.  With KEEP_SIZE nothing is
  *   allocated past EOF (bytes there are no data, and read as zeros when
- *   the file grows, G2).
+ *   the file grows: holes read as zeros).
  * - 0 and KEEP_SIZE: preallocation: holes in the range get blocks of
  *   zeros on disk; mode 0 grows the size to the end of the range.
  *   KEEP_SIZE with a range that ends past EOF: -EOPNOTSUPP, since this

@@ -9,7 +9,7 @@
  * MD4 and TEA are keyed by the superblock's s_hash_seed, or by the MD4
  * initial state when the seed is all zero.  The result's low bit is always
  * clear: in an index entry it marks a hash collision continued from the
- * previous leaf (docs/design.md section 6).
+ * previous leaf (docs/design.md, "On-disk decisions", indexed directories).
  */
 #include <linux/bitops.h>
 #include "ext2hole.h"

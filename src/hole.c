@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole: the module-private hole API (docs/design.md section 4).
+ * ext2hole: the module-private hole API (docs/design.md, "The hole API").
  *
  * This is Jan Kara's 2009 "better mmaps when blocksize < pagesize" series
  * (block_prepare_hole, block_finish_hole, noalloc_page_mkwrite and the
  * new-style block_write_full_page), rewritten for the 6.1 API and kept
  * private to the module.  It knows nothing of the on-disk format: every
  * entry point that needs the block map takes the filesystem's get_block.
+ * The guarantees named below (no silent loss, re-fault after growth,
+ * new-style writeback) are those of docs/design.md, "Guarantees".
  *
- * Lock order (docs/design.md section 5):
+ * Lock order (docs/design.md, "Lock order"):
  *
  *   i_rwsem -> invalidate_lock -> page lock -> get_block's map lock -> buffer lock
  *
@@ -206,8 +208,9 @@ int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
  * page straddling @from valid, that page is write-protected (and re-dirtied
  * if a PTE was dirty), so that the next store through any mapping faults
  * into page_mkwrite, which allocates (or delays) the newly valid blocks
- * (G3).  Nothing to do when the block size is the page size, or when no
- * block of that page after the one holding @from becomes valid.
+ * (re-fault after growth).  Nothing to do when the block size is the page
+ * size, or when no block of that page after the one holding @from becomes
+ * valid.
  */
 void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to)
 {
@@ -291,7 +294,8 @@ static void ext2hole_mkwrite_end(struct vm_fault *vmf)
  *
  * Maps, allocating where needed, every block of the page inside i_size,
  * so a store either has its blocks or fails here: ENOSPC, EDQUOT and EIO
- * raise SIGBUS at the fault instead of losing the data at writeback (G1).
+ * raise SIGBUS at the fault instead of losing the data at writeback (no
+ * silent loss).
  *
  * Return: VM_FAULT_LOCKED with the page locked and dirty, VM_FAULT_NOPAGE
  * when the page was truncated meanwhile, or the fault code of the error.
@@ -340,7 +344,7 @@ out:
  *	block exists, otherwise reserves what allocating it at writeback
  *	will take (the disk quota) and marks it delayed, or fails (-EDQUOT)
  *
- * The seed's noalloc_page_mkwrite: allocates nothing, but passes every
+ * The series' noalloc_page_mkwrite: allocates nothing, but passes every
  * buffer of the page inside i_size that is neither mapped nor delayed to
  * @get_block, so that writeback maps the delayed ones with
  * get_block(create=1).  Whatever @get_block could reserve here cannot
@@ -349,7 +353,7 @@ out:
  * recorded in the mapping and returned by the next fsync/msync.  When
  * @get_block fails for a buffer, the buffers this fault delayed are given
  * back (ext2hole_delay_cancel()) and the fault fails: EDQUOT raises
- * SIGBUS at the store, as under mkwrite=alloc (G1).
+ * SIGBUS at the store, as under mkwrite=alloc (no silent loss).
  *
  * Return: VM_FAULT_LOCKED with the page locked and dirty,
  * VM_FAULT_NOPAGE when the page was truncated meanwhile, or the fault
@@ -431,7 +435,8 @@ out:
  * pass through page_mkwrite's or write_begin's get_block: its block was
  * never looked up (the page was read without buffers), or it is a hole
  * that a growth made valid and prepare_hole zeroed.  A lookup without
- * allocation decides: a hole stays a hole (G4) and the buffer is cleaned.
+ * allocation decides: a hole stays a hole (writeback allocates only what
+ * passed through get_block) and the buffer is cleaned.
  */
 static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
 			      sector_t block, get_block_t *get_block)
@@ -495,7 +500,7 @@ static void ext2hole_eof_end_io(struct bio *bio)
  * accounted), as the kernel's block_write_full_page() does through
  * submit_bh_wbc().  The buffer that straddles @i_size is written from a
  * copy whose bytes past EOF are zero: the page keeps what was stored there
- * through a mapping (G4 zeroes no mapped memory), but the disk keeps
+ * through a mapping (writeback zeroes no mapped memory), but the disk keeps
  * ext2's invariant that the tail of the last block is zero, which the
  * kernel's ext2 and ext4 drivers rely on when they extend the file, and a
  * later read of the page shows zeros past EOF.  The copy comes from a
@@ -671,7 +676,7 @@ added:
  * ext2hole_write_page - ext2hole_write_full_page() within a writeback
  * context: a page whose buffers all go to disk, contiguous, is added to
  * @ctx's bio (submitted later by the caller); any other page submits the
- * context's bio first, then its buffers one bio each, as before.
+ * context's bio first, then its buffers one bio each.
  */
 static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 			       struct ext2hole_wb_ctx *ctx)
@@ -699,8 +704,8 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 		/*
 		 * A dirty page without buffers should not exist: page_mkwrite
 		 * and write_begin attach them.  Treat its part inside i_size
-		 * as delayed, as the seed's ext2 fallback does (with nothing
-		 * reserved: get_block charges these blocks as it allocates).
+		 * as delayed (with nothing reserved: get_block charges these
+		 * blocks as it allocates).
 		 */
 		ext2hole_create_empty_buffers(page_folio(page), bsize,
 					      BIT(BH_Dirty) | BIT(BH_Uptodate));
@@ -821,7 +826,7 @@ out:
 }
 
 /**
- * ext2hole_write_full_page - new-style writeback of one locked page (G4)
+ * ext2hole_write_full_page - new-style writeback of one locked page
  * @page: the locked page, its dirty bit already cleared for I/O
  * @get_block: the filesystem's block mapping function
  * @wbc: the writeback control
@@ -886,7 +891,7 @@ static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
  * up to BIO_MAX_VECS pages rather than one per buffer.  mpage_writepages()
  * is not usable: its fallback for pages it cannot write as one bio is the
  * kernel's block_write_full_page(), which zeroes past EOF and skips
- * buffers beyond it (G4).
+ * buffers beyond it: not new-style writeback.
  *
  * Return: 0 or the first error.
  */

@@ -599,7 +599,7 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
 }
 
 /*
- * The seqcount protocol of the block map (docs/design.md section 5,
+ * The seqcount protocol of the block map (docs/design.md, "The block map",
  * "Lock-free lookups").
  *
  * Writers: every change of a pointer in i_data or in an indirect block
@@ -800,7 +800,7 @@ static unsigned long ext2hole_find_goal(struct inode *inode, u64 iblock,
 }
 
 /*
- * Blocks whose data is not on disk yet (docs/design.md section 5).  A data
+ * Blocks whose data is not on disk yet (docs/design.md, same title).  A data
  * block allocated for the page cache (write_begin, page_mkwrite under
  * mkwrite=alloc, a delayed buffer at writeback) enters the map before its
  * data reaches it: the disk still holds what the block's previous owner
@@ -870,12 +870,12 @@ void ext2hole_hole_written(struct buffer_head *bh)
 }
 
 /*
- * Delayed blocks and their quota (mkwrite=noalloc; docs/design.md section
- * 6, "Quota of delayed blocks").  page_mkwrite reserves, for a block it
- * delays, the block and the indirect blocks that allocating it will add
- * and that no other delayed block reserved already
- * (ext2hole_get_block_delay); i_delayed records the block,
- * i_reserved_meta counts the indirect blocks.  Under i_map_mutex:
+ * Delayed blocks and their quota (mkwrite=noalloc; docs/design.md,
+ * "On-disk decisions", "Quota of delayed blocks").  page_mkwrite reserves,
+ * for a block it delays, the block and the indirect blocks that allocating
+ * it will add and that no other delayed block reserved already
+ * (ext2hole_get_block_delay); i_delayed records the block, i_reserved_meta
+ * counts the indirect blocks.  Under i_map_mutex:
  *
  *   i_reserved_meta = the indirect blocks missing from the map whose
  *                     subtree holds a block of i_delayed
@@ -1423,9 +1423,8 @@ int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
  * @bh_result: that buffer (one block)
  * @create: unused (the buffer gets a block or a reservation)
  *
- * Without quota on the filesystem, only marks the buffer delayed (as the
- * seed's noalloc_page_mkwrite does).  Otherwise maps the buffer when its
- * block exists, or reserves the quota
+ * Without quota on the filesystem, only marks the buffer delayed.
+ * Otherwise maps the buffer when its block exists, or reserves the quota
  * that allocating it at writeback will take, the block and the indirect
  * blocks on its path that are missing and not reserved already (see the
  * invariant above ext2hole_subtree()), records the block in i_delayed and
@@ -1446,7 +1445,7 @@ int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
 	 * No quota on this filesystem: nothing to reserve, so no map walk on
 	 * the fault either.  Writeback's get_block finds the block if it
 	 * exists and charges what it allocates (a quotaon meanwhile: those
-	 * blocks are charged then, unreserved, as before quotaon).
+	 * blocks are charged at allocation, with nothing reserved).
 	 */
 	if (!sb_any_quota_loaded(inode->i_sb)) {
 		set_buffer_delay(bh_result);

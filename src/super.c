@@ -842,7 +842,7 @@ static int ext2hole_check_group(struct super_block *sb, unsigned long g,
  * sane (mke2fs writes 32; a value past the inode or not a multiple of 4
  * is ignored with a notice).  128-byte inodes have 32-bit seconds only:
  * dates end in January 2038, which the mount says, as the ext4 driver's
- * mount does.  See docs/design.md section 6.
+ * mount does.  See docs/design.md, "On-disk decisions", timestamps.
  */
 static void ext2hole_setup_times(struct super_block *sb,
 				 struct ext2hole_super_block *es)

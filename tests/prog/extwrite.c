@@ -12,7 +12,7 @@
  *   - a store through a shared mapping into the page at 4096, wholly beyond
  *     the old EOF page, must raise SIGBUS, as for any page beyond EOF.
  * Then "fail" unmaps the buffer and closes the userfaultfd: the write
- * fails with EFAULT and the file must be exactly as before.  "ok" resolves
+ * fails with EFAULT and the file must be unchanged.  "ok" resolves
  * the fault with a pattern: the write completes, the file is 10240 bytes,
  * [1000, 8192) reads zero and [8192, 10240) is the pattern.
  *

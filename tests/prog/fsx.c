@@ -8,12 +8,12 @@
  * Operations: pwrite, pread, mapped read, mapped write (MAP_SHARED: half
  * the time through a fresh mapping of the range, half through one mapping
  * of the whole file kept across size changes; -F: fresh ones only),
- * truncate up and down, fsync, msync; every K operations a close + cache drop
- * + reopen followed by a check of the whole file.  Right before every size
- * change it stores junk through a mapping beyond EOF inside the EOF page
- * ("EOF pollution"): after the size grows those bytes are part of a hole and
- * must read as zero (docs/design.md G2).  Every read is compared with the
- * in-memory model.
+ * truncate up and down, fsync, msync; every K operations a close + cache
+ * drop + reopen followed by a check of the whole file.  Right before every
+ * size change it stores junk through a mapping beyond EOF inside the EOF
+ * page ("EOF pollution"): after the size grows those bytes are part of a
+ * hole and must read as zero (docs/design.md, "Guarantees": holes read as
+ * zeros).  Every read is compared with the in-memory model.
  *
  * -P CKPT keeps the model (and the random state) in CKPT: when CKPT exists
  * the run first checks the whole file against it (e.g. after a remount) and
@@ -27,8 +27,9 @@
  * by a store through the persistent mapping into the range, whose PTEs may
  * still be writable from before: unless the operation write-protected the
  * pages, that store skips page_mkwrite into a freed block and is lost at
- * the next close + cache drop.  Without these flags the operation stream
- * of a seed is the one it always was.
+ * the next close + cache drop.  Without any of these flags no random
+ * number is drawn for them: a seed's operation stream is that of the other
+ * operations alone.
  *
  * Prints "seed=N" first; on a mismatch it prints the offset, the bytes and
  * the tail of the operation log, and exits 1.  -s SEED -N OPS replays a run
@@ -265,7 +266,8 @@ static void check_all(const char *how)
 /*
  * The persistent mapping covers the largest file: its PTEs stay writable
  * across size changes, so stores through it exercise the write-protection
- * of the old EOF page and the re-fault after growth (G2, G3).
+ * of the old EOF page and the re-fault after growth (holes read as zeros,
+ * re-fault after growth).
  */
 static void pmap_open(void)
 {
@@ -371,7 +373,7 @@ static void check_grown(long long old, long long new, const char *how)
 	 * old EOF page through the persistent mapping, whose PTE may still be
 	 * writable from before the growth: unless the growth write-protected
 	 * it, the store skips page_mkwrite and its blocks are never allocated
-	 * (G3); the next close + cache drop shows the loss.
+	 * (re-fault after growth); the next close + cache drop shows the loss.
 	 */
 	if (pmap && end > old && rnd_range(2)) {
 		long long len = end - old;

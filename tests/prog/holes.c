@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * holes: the hole-semantics scenarios of docs/design.md section 3 (G1-G4).
+ * holes: scenarios for the hole semantics of docs/design.md, "Guarantees":
+ * no silent loss (S1, S6), holes read as zeros (S2, S3), re-fault after
+ * growth (S4) and new-style writeback (S5).
  *
  *   holes SCENARIO MOUNTPOINT [setup|verify|all] [-v VARIANT] [options]
  *
@@ -442,7 +444,7 @@ static int guarded_store(volatile unsigned char *p, unsigned char c)
 }
 
 /* ------------------------------------------------------------------ */
-/* S1 (G1): no silent loss at ENOSPC */
+/* S1: no silent loss at ENOSPC */
 
 #define S1_FILE "s1.file"
 #define S1_FILLDIR "s1.fill"
@@ -566,8 +568,8 @@ static void s1_setup(void)
 	 * store (block 0, and block 9 for the pwrite variant), so that no
 	 * writeback or sync runs between map[0] = 'a', the growth and the
 	 * store: the PTE made writable by the first store is still writable
-	 * and dirty unless the growth write-protects it (G3), which is part
-	 * of what this scenario checks.
+	 * and dirty unless the growth write-protects it (re-fault after
+	 * growth), which is part of what this scenario checks.
 	 */
 	memset(buf, 'D', sizeof(buf));
 	fd = open_file(S1_FILE, O_RDWR | O_CREAT | O_TRUNC);
@@ -648,7 +650,7 @@ static int s1_verify(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* S2 (G2): stale post-EOF bytes must not appear in the hole */
+/* S2: holes read as zeros: stale post-EOF bytes must not appear in the hole */
 
 #define S2_OLD 1000
 
@@ -770,7 +772,7 @@ static int s2_verify(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* S3 (G2 under a race) */
+/* S3: holes read as zeros, under a race */
 
 static long fibmap(int fd, long blk);
 
@@ -920,8 +922,8 @@ static int s3_run(void)
 			grow = (iters & 2) ? 6144 : 2048;
 		xftruncate(fd, s3_old);
 		/*
-		 * Usually let the child store junk beyond EOF first (the plain
-		 * G2 case); every fourth round race the growth directly.
+		 * Usually let the child store junk beyond EOF first (the S2
+		 * case); every fourth round race the growth directly.
 		 */
 		if (iters % 4) {
 			c0 = sh->counter;
@@ -1020,7 +1022,7 @@ static int s3_run(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* S4 (G3): re-fault after growth */
+/* S4: re-fault after growth */
 
 static long fibmap(int fd, long blk)
 {
@@ -1117,7 +1119,11 @@ static int s4_run(int phase_setup, int phase_verify)
 }
 
 /* ------------------------------------------------------------------ */
-/* S5 (G4): the seed's fsync sequence survives a remount */
+/*
+ * S5: new-style writeback: a store into the EOF page, a write that grows
+ * the file, a store into the newly valid blocks, fsync: all of it survives
+ * a remount
+ */
 
 static void s5_expected(unsigned char *buf)
 {
@@ -1165,7 +1171,7 @@ static int s5_verify(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* S6 (G1): no silent loss at EDQUOT */
+/* S6: no silent loss at EDQUOT */
 
 #define S6_FILE "s6.file"
 #define S6_FILLDIR "s6.fill"
