@@ -26,10 +26,32 @@ mkimg() {
 SPLAT_PAT='WARNING:|BUG:|Oops|Call Trace|hung_task|blocked for more than|KASAN|lockdep|possible circular locking|possible recursive locking|suspected memory leak|general protection fault|Kernel panic'
 SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep checking is enabled|lockdep: .*(table|MAX_|classes)|KASAN: .*(initialized|enabled)|kmemleak: Kernel memory leak detector'}
 
+# KCSAN's reports of races inside the core kernel (tests/kcsan-known): a
+# regular expression matching their "data-race in A / B" lines, either
+# order; one that matches nothing when the list is empty.
+KCSAN_KNOWN=${EXT2HOLE_KCSAN_KNOWN:-$(dirname "${BASH_SOURCE[0]}")/kcsan-known}
+known_race_re() {
+	local pair a b re=
+	while IFS=$'\t' read -r pair _; do
+		case $pair in '#'* | '') continue ;; esac
+		a=${pair%% / *} b=${pair##* / }
+		a=${a//./\\.} b=${b//./\\.}
+		re="$re${re:+|}data-race in ($a / $b|$b / $a)\$"
+	done <"$KCSAN_KNOWN"
+	echo "${re:-^\$.}"
+}
+KCSAN_KNOWN_RE=$( [ -r "$KCSAN_KNOWN" ] && known_race_re || echo '^$.')
+
 # kernel_splats < LINES: the reports among kernel log LINES (at most 5),
-# leaving out the banners.
+# leaving out the banners and the known kernel-internal races.
 kernel_splats() {
-	grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" | head -n 5 || true
+	grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" |
+		grep -avE "$KCSAN_KNOWN_RE" | head -n 5 || true
+}
+
+# known_races < LINES: the known kernel-internal races among LINES, once each
+known_races() {
+	grep -aoE "$KCSAN_KNOWN_RE" | sort -u || true
 }
 
 # The guest's markers (splats_tolerated / splats_end in tests/lib.sh, in

@@ -110,6 +110,11 @@ else
 		      cat "$WORK/out/dmesg.txt" 2>/dev/null) | tolerated_lines |
 		    grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" |
 		    sed 's/^\[ *[0-9.]*\] //' | sort -u | head -n 6 || true)
+	known=$( (console_kernel_lines "$log"
+		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | known_races | tr '\n' ';')
+	if [ -n "$known" ]; then
+		echo "INFO $SUITE/kernel-log: KCSAN, known races inside the core kernel (tests/kcsan-known): $known"
+	fi
 	if [ -n "$tolerated" ]; then
 		echo "INFO $SUITE/kernel-log: tolerated (a control target's own reports, not a failure): $(echo "$tolerated" | tr '\n' ' ' | cut -c1-400)"
 	fi
