@@ -257,10 +257,13 @@ static void ext2hole_count_mkwrite_error(struct ext2hole_hole_stats *st,
 }
 
 /*
- * Common entry of both page_mkwrite policies: freeze protection, time
- * update, the invalidate lock (shared: size changes hold it exclusive) and
- * the page lock.  Returns the page locked, or false when the page was
- * truncated or lies wholly beyond EOF; then everything is dropped again.
+ * Common entry of both page_mkwrite policies: freeze protection, the
+ * invalidate lock (shared: size changes hold it exclusive), time update
+ * and the page lock.  The times are stamped under the lock, so that a size
+ * change or setattr, which stamp them holding it exclusive, never writes
+ * them at the same time.  Returns the page locked, or false when the page
+ * was truncated or lies wholly beyond EOF; then everything is dropped
+ * again.
  */
 static bool ext2hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
 {
@@ -268,8 +271,8 @@ static bool ext2hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
 	struct page *page = vmf->page;
 
 	sb_start_pagefault(inode->i_sb);
-	file_update_time(vmf->vma->vm_file);
 	filemap_invalidate_lock_shared(inode->i_mapping);
+	file_update_time(vmf->vma->vm_file);
 	lock_page(page);
 	*size = i_size_read(inode);
 	if (page->mapping != inode->i_mapping || page_offset(page) >= *size) {

@@ -1744,7 +1744,10 @@ int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		if (err)
 			return err;
 	}
+	/* page_mkwrite stamps the times under the invalidate lock, shared */
+	filemap_invalidate_lock(inode->i_mapping);
 	setattr_copy(idmap, inode, iattr);
+	filemap_invalidate_unlock(inode->i_mapping);
 	if (iattr->ia_valid & ATTR_MODE)
 		err = ext2hole_acl_chmod(idmap, dentry);
 	mark_inode_dirty(inode);
