@@ -28,7 +28,8 @@ SPLAT_IGNORE=${EXT2HOLE_SPLAT_IGNORE:-'Lock dependency validator|RCU lockdep che
 
 # KCSAN's reports of races inside the core kernel (tests/kcsan-known): a
 # regular expression matching their "data-race in A / B" lines, either
-# order; one that matches nothing when the list is empty.
+# order, or "data-race in A+off/len" for an entry of one function; one
+# that matches nothing when the list is empty.
 KCSAN_KNOWN=${EXT2HOLE_KCSAN_KNOWN:-$(dirname "${BASH_SOURCE[0]}")/kcsan-known}
 known_race_re() {
 	local pair a b re=
@@ -36,7 +37,12 @@ known_race_re() {
 		case $pair in '#'* | '') continue ;; esac
 		a=${pair%% / *} b=${pair##* / }
 		a=${a//./\\.} b=${b//./\\.}
-		re="$re${re:+|}data-race in ($a / $b|$b / $a)\$"
+		if [ "$a" = "$pair" ]; then
+			# one function: a race at unknown origin (a device's write)
+			re="$re${re:+|}data-race in $a(\\+0x[0-9a-f]+/0x[0-9a-f]+)?\$"
+		else
+			re="$re${re:+|}data-race in ($a / $b|$b / $a)\$"
+		fi
 	done <"$KCSAN_KNOWN"
 	echo "${re:-^\$.}"
 }
