@@ -55,6 +55,26 @@ kernel_splats() {
 		grep -avE "$KCSAN_KNOWN_RE" | head -n 5 || true
 }
 
+# KCSAN reports of a control driver: a report (from its "BUG: KCSAN:" line
+# to the closing "=====" line) whose stacks name ext2stock's or the ext4
+# driver's functions and no ext2hole function is the control's own race,
+# not ext2hole's.  kcsan_controls_out < LINES drops those reports;
+# kcsan_control_races < LINES prints their "BUG: KCSAN:" lines.
+kcsan_control_awk='
+	function flush(ctl) {
+		ctl = blk ~ /\[ext2stock\]| ext4_[a-z_]+\+0x/ && blk !~ /\[ext2hole\]/
+		if (ctl == want) printf "%s", blk
+		blk = ""; on = 0
+	}
+	/BUG: KCSAN:/ { if (on) flush(); on = 1; blk = $0 "\n"; next }
+	on { blk = blk $0 "\n"; if ($0 ~ /={20,}/) flush(); next }
+	!want { print }
+	END { if (on) flush() }'
+kcsan_controls_out() { awk -v want=0 "$kcsan_control_awk"; }
+kcsan_control_races() {
+	awk -v want=1 "$kcsan_control_awk" | grep -ao 'BUG: KCSAN: .*' | sort -u || true
+}
+
 # known_races < LINES: the known kernel-internal races among LINES, once each
 known_races() {
 	grep -aoE "$KCSAN_KNOWN_RE" | sort -u || true

@@ -105,7 +105,8 @@ else
 	fi
 	# Kernel splats fail the suite, on the console or in dmesg (host-lib.sh).
 	splat=$( (console_kernel_lines "$log"
-		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | untolerated_lines | kernel_splats)
+		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | untolerated_lines |
+		kcsan_controls_out | kernel_splats)
 	tolerated=$( (console_kernel_lines "$log"
 		      cat "$WORK/out/dmesg.txt" 2>/dev/null) | tolerated_lines |
 		    grep -aE "$SPLAT_PAT" | grep -avE "$SPLAT_IGNORE" |
@@ -114,6 +115,11 @@ else
 		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | known_races | tr '\n' ';')
 	if [ -n "$known" ]; then
 		echo "INFO $SUITE/kernel-log: KCSAN, known races inside the core kernel (tests/kcsan-known): $known"
+	fi
+	known=$( (console_kernel_lines "$log"
+		  cat "$WORK/out/dmesg.txt" 2>/dev/null) | kcsan_control_races | tr '\n' ';')
+	if [ -n "$known" ]; then
+		echo "INFO $SUITE/kernel-log: KCSAN, a control driver's own races (ext2stock, the ext4 driver): $known"
 	fi
 	if [ -n "$tolerated" ]; then
 		echo "INFO $SUITE/kernel-log: tolerated (a control target's own reports, not a failure): $(echo "$tolerated" | tr '\n' ' ' | cut -c1-400)"
