@@ -37,6 +37,8 @@ known_race_re() {
 		case $pair in '#'* | '') continue ;; esac
 		a=${pair%% / *} b=${pair##* / }
 		a=${a//./\\.} b=${b//./\\.}
+		a=${a//\[/\\[} b=${b//\[/\\[}
+		a=${a//\]/\\]} b=${b//\]/\\]}
 		if [ "$a" = "$pair" ]; then
 			# one function: a race at unknown origin (a device's write)
 			re="$re${re:+|}data-race in $a(\\+0x[0-9a-f]+/0x[0-9a-f]+)?\$"
