@@ -10,8 +10,9 @@
 # 1. scripts/debug-kernel.sh builds (or finds) the kernel in
 #    /var/cache/ext2hole/debug/<srcver>-<confighash>/.
 # 2. ext2hole.ko is built against that tree from a copy of the sources in
-#    build/debug/mod (the repo's src/ stays the normal build's), and the
-#    ext2stock baseline from the same tree's fs/ext2 in build/debug/baseline.
+#    build/debug/mod-<kernel> (the repo's src/ stays the normal build's),
+#    and the ext2stock baseline from the same tree's fs/ext2 in
+#    build/debug/baseline-<kernel>; <kernel> is the cache directory's name.
 # 3. tests/check.sh runs with BUILD=build/debug, results in results/debug/,
 #    every suite's TIMEOUT multiplied by EXT2HOLE_TIMEOUT_SCALE (default 6),
 #    extra kernel command-line words in EXT2HOLE_APPEND (see below).
@@ -33,36 +34,40 @@ JOBS=${EXT2HOLE_JOBS:-2}
 eval "$(scripts/debug-kernel.sh | grep -E '^(DIR|TREE|KERNEL|RELEASE|MODDIR)=')"
 [ -f "$KERNEL" ] && [ -n "$RELEASE" ] || { echo "check-debug.sh: no debug kernel" >&2; exit 1; }
 echo "check-debug.sh: kernel $RELEASE ($KERNEL)"
+# module and baseline builds are kept per kernel (the cache directory's
+# name), so that a lane run on one series never loads what was built for
+# the other
+KEY=$(basename "$DIR")
 
 # the module, from a copy of the sources
-mkdir -p "$DBUILD/mod"
+mkdir -p "$DBUILD/mod-$KEY"
 rsync -a --delete --exclude '*.o' --exclude '*.cmd' --exclude '*.ko' \
-	"$TOP/Kbuild" "$TOP/src" "$TOP/include" "$DBUILD/mod/"
+	"$TOP/Kbuild" "$TOP/src" "$TOP/include" "$DBUILD/mod-$KEY/"
 # Kbuild takes the module version from debian/changelog
-mkdir -p "$DBUILD/mod/debian"
-cp "$TOP/debian/changelog" "$DBUILD/mod/debian/changelog"
-nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/mod" modules W=1
-KO=$DBUILD/mod/ext2hole.ko
+mkdir -p "$DBUILD/mod-$KEY/debian"
+cp "$TOP/debian/changelog" "$DBUILD/mod-$KEY/debian/changelog"
+nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/mod-$KEY" modules W=1
+KO=$DBUILD/mod-$KEY/ext2hole.ko
 
 # the baseline: stock fs/ext2 of the same tree, type renamed
-STOCK=$DBUILD/baseline/ext2stock.ko
+STOCK=$DBUILD/baseline-$KEY/ext2stock.ko
 if [ ! -f "$STOCK" ] || [ "$TREE/fs/ext2/super.c" -nt "$STOCK" ] ||
    [ "$KERNEL" -nt "$STOCK" ]; then
-	rm -rf "$DBUILD/baseline"
-	mkdir -p "$DBUILD/baseline"
-	cp "$TREE"/fs/ext2/*.[ch] "$DBUILD/baseline/"
+	rm -rf "$DBUILD/baseline-$KEY"
+	mkdir -p "$DBUILD/baseline-$KEY"
+	cp "$TREE"/fs/ext2/*.[ch] "$DBUILD/baseline-$KEY/"
 	sed -i -e 's/\.name\t\t= "ext2",/.name\t\t= "ext2stock",/' \
 	       -e 's/MODULE_ALIAS_FS("ext2");/MODULE_ALIAS_FS("ext2stock");/' \
-		"$DBUILD/baseline/super.c"
+		"$DBUILD/baseline-$KEY/super.c"
 	# the tree's own object list (6.12 adds trace.o), as module ext2stock
 	# shellcheck disable=SC2016  # make variables, not shell ones
 	sed -e 's/^obj-\$(CONFIG_EXT2_FS)[ \t]*+= ext2\.o/obj-m := ext2stock.o/' \
-	    -e 's/^ext2-/ext2stock-/' "$TREE/fs/ext2/Makefile" >"$DBUILD/baseline/Kbuild"
-	if ! grep -q '"ext2stock"' "$DBUILD/baseline/super.c" ||
-	   ! nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/baseline" modules \
-		>"$DBUILD/baseline/build.log" 2>&1; then
+	    -e 's/^ext2-/ext2stock-/' "$TREE/fs/ext2/Makefile" >"$DBUILD/baseline-$KEY/Kbuild"
+	if ! grep -q '"ext2stock"' "$DBUILD/baseline-$KEY/super.c" ||
+	   ! nice -n 19 make -s -j"$JOBS" -C "$TREE" M="$DBUILD/baseline-$KEY" modules \
+		>"$DBUILD/baseline-$KEY/build.log" 2>&1; then
 		echo "check-debug.sh: baseline did not build; stock targets will be skipped" >&2
-		STOCK=$DBUILD/baseline/missing.ko
+		STOCK=$DBUILD/baseline-$KEY/missing.ko
 	fi
 fi
 
