@@ -69,7 +69,7 @@ kcsan_control_awk='
 		blk = ""; on = 0
 	}
 	/BUG: KCSAN:/ { if (on) flush(); on = 1; blk = $0 "\n"; next }
-	on { blk = blk $0 "\n"; if ($0 ~ /={20,}/) flush(); next }
+	on { blk = blk $0 "\n"; if ($0 ~ /====================/) flush(); next }
 	!want { print }
 	END { if (on) flush() }'
 kcsan_controls_out() { awk -v want=0 "$kcsan_control_awk"; }
