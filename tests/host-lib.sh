@@ -59,12 +59,14 @@ kernel_splats() {
 
 # KCSAN reports of a control driver: a report (from its "BUG: KCSAN:" line
 # to the closing "=====" line) whose stacks name ext2stock's or the ext4
-# driver's functions and no ext2hole function is the control's own race,
-# not ext2hole's.  kcsan_controls_out < LINES drops those reports;
+# driver's functions, or iomap's direct I/O (the ext4 driver's; ext2hole
+# does its direct I/O through blockdev_direct_IO()), and no ext2hole
+# function is the control's own race, not ext2hole's.  kcsan_controls_out < LINES drops those reports;
 # kcsan_control_races < LINES prints their "BUG: KCSAN:" lines.
 kcsan_control_awk='
 	function flush(ctl) {
-		ctl = blk ~ /\[ext2stock\]| ext4_[a-z_]+\+0x/ && blk !~ /\[ext2hole\]/
+		ctl = blk ~ /\[ext2stock\]| ext4_[a-z_]+\+0x|iomap_dio_/ &&
+			blk !~ /\[ext2hole\]/
 		if (ctl == want) printf "%s", blk
 		blk = ""; on = 0
 	}
