@@ -507,8 +507,16 @@ void ext2hole_dirblk_retry(struct work_struct *work)
 
 		if (!test_bit(EXT2HOLE_DIR_WRITE_FAILED, &ei->i_dir_state))
 			continue;
+		/*
+		 * A removed directory's blocks need no retry; skipping it also
+		 * keeps this work from holding the last reference of an
+		 * unlinked inode, whose eviction waits for a frozen
+		 * filesystem (sb_start_intwrite) while sync_fs waits for
+		 * this work.
+		 */
 		spin_lock(&inode->i_lock);
-		if (inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) {
+		if ((inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) ||
+		    !inode->i_nlink) {
 			spin_unlock(&inode->i_lock);
 			continue;
 		}
