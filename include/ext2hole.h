@@ -248,53 +248,26 @@ static inline unsigned long ext2hole_group_first_block(struct super_block *sb,
 }
 
 /*
- * Metadata buffers after a failed write.  The block layer leaves such a
- * buffer clean and !uptodate, but memory still holds its newest contents
- * and the disk older ones: reading it again would bring back a stale
- * bitmap or block map (and hand out allocated blocks and inodes twice), and
- * dirtying it again, which rewrites and so repairs it, would WARN.  Keep
- * using the memory copy, as ext4 does (the error stays recorded in the
- * buffer and in the block device's mapping for sync/fsync).  The buffer is
- * pinned from the moment it was dirtied (src/meta.c), so the copy stays.
+ * meta.c: metadata whose write failed (docs/design.md, "Metadata whose
+ * write failed").  Metadata buffers are read with ext2hole_bread() and
+ * dirtied with ext2hole_dirty_meta*(), which pin them in memory until a
+ * write of them is seen to succeed; directory and symlink blocks whose
+ * write failed are kept dirty through the hole layer's write_failed.
  */
-static inline void ext2hole_buffer_revalidate(struct buffer_head *bh)
-{
-	if (unlikely(buffer_write_io_error(bh)) && !buffer_uptodate(bh))
-		set_buffer_uptodate(bh);
-}
-
-/* meta.c */
-void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh);
+struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block);
+void ext2hole_dirty_meta(struct super_block *sb, struct buffer_head *bh);
+void ext2hole_dirty_meta_inode(struct buffer_head *bh, struct inode *inode);
 void ext2hole_forget_meta(struct super_block *sb, struct buffer_head *bh);
 void ext2hole_meta_forget_range(struct super_block *sb, unsigned long block,
 				unsigned long count);
+void ext2hole_meta_init(struct super_block *sb);
 void ext2hole_meta_sync(struct super_block *sb);
 long ext2hole_meta_count(struct super_block *sb);
 long ext2hole_meta_reap(struct super_block *sb, long nr);
 void ext2hole_meta_flush(struct super_block *sb);
 void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi);
-void ext2hole_dirblk_retry(struct work_struct *work);
+bool ext2hole_hole_write_failed(struct buffer_head *bh);
 void ext2hole_dirblk_flush(struct super_block *sb);
-
-/*
- * Dirty a metadata buffer the caller holds: it stays pinned in memory
- * until a write of it is seen to succeed (src/meta.c).
- */
-static inline void ext2hole_dirty_meta(struct super_block *sb,
-				       struct buffer_head *bh)
-{
-	ext2hole_buffer_revalidate(bh);
-	mark_buffer_dirty(bh);
-	ext2hole_meta_pin(sb, bh);
-}
-
-static inline void ext2hole_dirty_meta_inode(struct buffer_head *bh,
-					     struct inode *inode)
-{
-	ext2hole_buffer_revalidate(bh);
-	mark_buffer_dirty_inode(bh, inode);
-	ext2hole_meta_pin(inode->i_sb, bh);
-}
 
 /* hash.c */
 int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
@@ -309,7 +282,6 @@ static inline int ext2hole_dx_hash(const char *name, int len,
 }
 
 /* super.c */
-struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block);
 __printf(3, 4)
 void __ext2hole_error(struct super_block *sb, const char *func,
 		      const char *fmt, ...);

@@ -13,8 +13,10 @@
  * a bitmap that hands out blocks in use, a block map without its newest
  * pointers.  The write's completion is the block layer's, so the failure
  * cannot be caught as it happens; instead every metadata buffer the
- * filesystem dirties is pinned (one reference, get_bh(), kept in
- * s_meta_pins by block number) until a pass sees it written:
+ * filesystem dirties (ext2hole_dirty_meta*()) is pinned (one reference,
+ * get_bh(), kept in s_meta_pins by block number) until a pass sees it
+ * written, and ext2hole_bread() takes a buffer whose write failed from
+ * memory instead of reading the older copy back:
  *
  *   - ext2hole_meta_sync() (->sync_fs with wait) releases the buffers
  *     written without error and dirties again, after
@@ -42,7 +44,74 @@
 #include <linux/blkdev.h>
 #include <linux/writeback.h>
 #include "ext2hole.h"
-#include "hole.h"
+
+/*
+ * s_meta_pins gets a lockdep class of its own: xa_init() gives every
+ * xarray initialised in one file the same class, and the inodes' arrays
+ * (src/super.c) are taken in other contexts.
+ */
+static struct lock_class_key ext2hole_meta_pins_key;
+
+static void ext2hole_dirblk_retry(struct work_struct *work);
+
+/**
+ * ext2hole_meta_init - the pins and the retry work of a new superblock
+ * @sb: the filesystem being mounted; its ext2hole_sb_info is zeroed
+ *
+ * Called before anything can be dirtied or freed, so that
+ * ext2hole_meta_destroy() may run on every failure of the mount.
+ */
+void ext2hole_meta_init(struct super_block *sb)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+
+	xa_init(&sbi->s_meta_pins);
+	lockdep_set_class(&sbi->s_meta_pins.xa_lock, &ext2hole_meta_pins_key);
+	sbi->s_sb = sb;
+	INIT_WORK(&sbi->s_dirblk_retry, ext2hole_dirblk_retry);
+	ratelimit_state_init(&sbi->s_dirblk_rs, 30 * HZ, 1);
+	ratelimit_set_flags(&sbi->s_dirblk_rs, RATELIMIT_MSG_ON_RELEASE);
+}
+
+/*
+ * A metadata buffer after a failed write.  The block layer leaves such a
+ * buffer clean and !uptodate, but memory still holds its newest contents
+ * and the disk older ones: reading it again would bring back a stale
+ * bitmap or block map (and hand out allocated blocks and inodes twice), and
+ * dirtying it again, which rewrites and so repairs it, would WARN.  Keep
+ * using the memory copy, as ext4 does (the error stays recorded in the
+ * buffer and in the block device's mapping for sync/fsync).  The buffer is
+ * pinned from the moment it was dirtied, so the copy stays.
+ */
+static void ext2hole_buffer_revalidate(struct buffer_head *bh)
+{
+	if (unlikely(buffer_write_io_error(bh)) && !buffer_uptodate(bh))
+		set_buffer_uptodate(bh);
+}
+
+/**
+ * ext2hole_bread - sb_bread() for metadata that may have failed a write
+ * @sb: the filesystem
+ * @block: the block number
+ *
+ * Like sb_bread(), but a buffer whose last write failed is taken from
+ * memory instead of being read back stale (see ext2hole_buffer_revalidate).
+ *
+ * Return: the buffer, uptodate, or NULL on a read error.
+ */
+struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block)
+{
+	struct buffer_head *bh = sb_getblk(sb, block);
+
+	if (unlikely(!bh))
+		return NULL;
+	ext2hole_buffer_revalidate(bh);
+	if (bh_read(bh, 0) < 0) {
+		brelse(bh);
+		return NULL;
+	}
+	return bh;
+}
 
 /*
  * Take (or keep) the pin of @bh, which the caller marked dirty and holds
@@ -50,7 +119,7 @@
  * later write error, so the xarray node (a small slab object) is
  * allocated __GFP_NOFAIL.
  */
-void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh)
+static void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	int err;
@@ -64,6 +133,34 @@ void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh)
 	xa_unlock(&sbi->s_meta_pins);
 	if (err)
 		put_bh(bh);	/* -EBUSY: already pinned */
+}
+
+/**
+ * ext2hole_dirty_meta - dirty a metadata buffer and pin it
+ * @sb: the filesystem
+ * @bh: the buffer, which the caller holds
+ *
+ * The buffer stays pinned in memory until a write of it is seen to
+ * succeed.
+ */
+void ext2hole_dirty_meta(struct super_block *sb, struct buffer_head *bh)
+{
+	ext2hole_buffer_revalidate(bh);
+	mark_buffer_dirty(bh);
+	ext2hole_meta_pin(sb, bh);
+}
+
+/**
+ * ext2hole_dirty_meta_inode - ext2hole_dirty_meta() for a block of @inode's
+ * @bh: the buffer, which the caller holds
+ * @inode: the inode whose fsync must write it (an indirect block, the
+ *	inode's table block, its xattr block, a quota file's block)
+ */
+void ext2hole_dirty_meta_inode(struct buffer_head *bh, struct inode *inode)
+{
+	ext2hole_buffer_revalidate(bh);
+	mark_buffer_dirty_inode(bh, inode);
+	ext2hole_meta_pin(inode->i_sb, bh);
 }
 
 /*
@@ -490,7 +587,7 @@ static unsigned long ext2hole_dirblk_requeue(struct inode *inode)
  * filesystem is unmounted is dropped with its inode; the error mark makes
  * e2fsck check the image.
  */
-void ext2hole_dirblk_retry(struct work_struct *work)
+static void ext2hole_dirblk_retry(struct work_struct *work)
 {
 	struct ext2hole_sb_info *sbi = container_of(work, struct ext2hole_sb_info,
 						    s_dirblk_retry);

@@ -48,30 +48,6 @@ void ext2hole_msg(struct super_block *sb, const char *level,
 }
 
 /**
- * ext2hole_bread - sb_bread() for metadata that may have failed a write
- * @sb: the filesystem
- * @block: the block number
- *
- * Like sb_bread(), but a buffer whose last write failed is taken from
- * memory instead of being read back stale (see ext2hole_buffer_revalidate).
- *
- * Return: the buffer, uptodate, or NULL on a read error.
- */
-struct buffer_head *ext2hole_bread(struct super_block *sb, sector_t block)
-{
-	struct buffer_head *bh = sb_getblk(sb, block);
-
-	if (unlikely(!bh))
-		return NULL;
-	ext2hole_buffer_revalidate(bh);
-	if (bh_read(bh, 0) < 0) {
-		brelse(bh);
-		return NULL;
-	}
-	return bh;
-}
-
-/**
  * __ext2hole_error - report corruption found on the filesystem
  * @sb: the filesystem
  * @func: the function that found it
@@ -227,14 +203,14 @@ static void ext2hole_free_in_core_inode(struct inode *inode)
 
 /*
  * xa_init() gives every xarray initialised in one file the same lockdep
- * class; these three are taken in different contexts (i_pending from bio
- * completion, with interrupts off; the others in process context only),
+ * class; these two are taken in different contexts (i_pending from bio
+ * completion, with interrupts off; i_delayed in process context only),
  * so each gets its own class, or lockdep would see one lock taken both
- * with and without interrupts enabled.
+ * with and without interrupts enabled (s_meta_pins has its own too,
+ * src/meta.c).
  */
 static struct lock_class_key ext2hole_pending_key;
 static struct lock_class_key ext2hole_delayed_key;
-static struct lock_class_key ext2hole_meta_pins_key;
 
 static void ext2hole_inode_init_once(void *foo)
 {
@@ -1063,12 +1039,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	spin_lock_init(&sbi->s_lock);
 	mutex_init(&sbi->s_balloc_mutex);
 	mutex_init(&sbi->s_ialloc_mutex);
-	xa_init(&sbi->s_meta_pins);
-	lockdep_set_class(&sbi->s_meta_pins.xa_lock, &ext2hole_meta_pins_key);
-	sbi->s_sb = sb;
-	INIT_WORK(&sbi->s_dirblk_retry, ext2hole_dirblk_retry);
-	ratelimit_state_init(&sbi->s_dirblk_rs, 30 * HZ, 1);
-	ratelimit_set_flags(&sbi->s_dirblk_rs, RATELIMIT_MSG_ON_RELEASE);
+	ext2hole_meta_init(sb);
 
 	bs = sb_min_blocksize(sb, EXT2HOLE_MIN_BLOCK_SIZE);
 	if (!bs || bs > EXT2HOLE_MAX_BLOCK_SIZE) {
