@@ -290,13 +290,13 @@ void __ext2hole_error(struct super_block *sb, const char *func,
 __printf(3, 4)
 void ext2hole_msg(struct super_block *sb, const char *level,
 		  const char *fmt, ...);
-struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
-						    unsigned long group,
-						    struct buffer_head **bh);
 void ext2hole_sync_super(struct super_block *sb, int wait);
 void ext2hole_update_dynamic_rev(struct super_block *sb);
 
 /* balloc.c */
+struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
+						    unsigned long group,
+						    struct buffer_head **bh);
 unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp);
 unsigned long ext2hole_new_blocks_nocharge(struct inode *inode,

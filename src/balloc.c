@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole: block bitmaps and block allocation.
+ * ext2hole: group descriptors, block bitmaps and block allocation.
  *
- * Bitmaps are read through the buffer cache (sb_bread) on every use and
- * changed under sbi->s_balloc_mutex.  The free counts (group descriptor
+ * The group descriptors are read at mount and stay in memory.  Bitmaps
+ * are read through the buffer cache (ext2hole_bread(), src/meta.c) on
+ * every use and changed under sbi->s_balloc_mutex.  The free counts (group descriptor
  * and in-memory total) change under s_lock with the bitmap, so the three
  * always agree.  Allocation and freeing here also charge and release the
  * owner's disk quota, which keeps inode->i_blocks (dquot_alloc_block()
@@ -17,6 +18,33 @@
 #include <linux/cred.h>
 #include <linux/quotaops.h>
 #include "ext2hole.h"
+
+/**
+ * ext2hole_get_group_desc - the descriptor of a block group
+ * @sb: the filesystem
+ * @group: group number, checked against s_groups_count
+ * @bh: if not NULL, gets the buffer holding the descriptor (no reference
+ *	is taken: the descriptor buffers live as long as the mount)
+ */
+struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
+						    unsigned long group,
+						    struct buffer_head **bh)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned long block, offset;
+
+	if (group >= sbi->s_groups_count) {
+		ext2hole_error(sb, "group %lu out of range (%lu groups)",
+			       group, sbi->s_groups_count);
+		return NULL;
+	}
+	block = group / sbi->s_desc_per_block;
+	offset = group % sbi->s_desc_per_block;
+	if (bh)
+		*bh = sbi->s_group_desc[block];
+	return (struct ext2hole_group_desc *)sbi->s_group_desc[block]->b_data +
+	       offset;
+}
 
 /* Blocks in group @group: the last group may be shorter. */
 static unsigned long ext2hole_group_blocks(struct super_block *sb,

@@ -91,33 +91,6 @@ void __ext2hole_error(struct super_block *sb, const char *func,
 }
 
 /**
- * ext2hole_get_group_desc - the descriptor of a block group
- * @sb: the filesystem
- * @group: group number, checked against s_groups_count
- * @bh: if not NULL, gets the buffer holding the descriptor (no reference
- *	is taken: the descriptor buffers live as long as the mount)
- */
-struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
-						    unsigned long group,
-						    struct buffer_head **bh)
-{
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	unsigned long block, offset;
-
-	if (group >= sbi->s_groups_count) {
-		ext2hole_error(sb, "group %lu out of range (%lu groups)",
-			       group, sbi->s_groups_count);
-		return NULL;
-	}
-	block = group / sbi->s_desc_per_block;
-	offset = group % sbi->s_desc_per_block;
-	if (bh)
-		*bh = sbi->s_group_desc[block];
-	return (struct ext2hole_group_desc *)sbi->s_group_desc[block]->b_data +
-	       offset;
-}
-
-/**
  * ext2hole_update_dynamic_rev - turn a revision 0 superblock into revision 1
  * @sb: the filesystem
  *
