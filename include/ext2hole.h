@@ -61,6 +61,18 @@ struct ext2hole_dir_stats {
 	atomic64_t dx_indexed;
 };
 
+/**
+ * enum ext2hole_mkwrite_policy - what page_mkwrite does (mount option mkwrite=)
+ * @EXT2HOLE_MKWRITE_ALLOC: allocate the blocks under the page at the fault
+ *	(hole_alloc_page_mkwrite(), the default)
+ * @EXT2HOLE_MKWRITE_NOALLOC: mark unmapped buffers delayed; allocate at
+ *	writeback (hole_noalloc_page_mkwrite())
+ */
+enum ext2hole_mkwrite_policy {
+	EXT2HOLE_MKWRITE_ALLOC = 0,
+	EXT2HOLE_MKWRITE_NOALLOC = 1,
+};
+
 /* s_mount_opt bits */
 #define EXT2HOLE_MOUNT_ERRORS_CONT	0x0001
 #define EXT2HOLE_MOUNT_ERRORS_RO	0x0002
@@ -144,7 +156,9 @@ struct ext2hole_sb_info {
 	struct work_struct s_dirblk_retry;
 	struct ratelimit_state s_dirblk_rs;
 
-	struct ext2hole_hole_stats s_hole_stats;
+	struct hole_stats s_hole_stats;		/* the hole layer's counters */
+	/* O_DIRECT read mappings cut at a block whose data is not on disk yet */
+	atomic64_t s_dio_pending;
 	struct ext2hole_dir_stats s_dir_stats;
 
 	/*
@@ -394,6 +408,8 @@ int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
 int ext2hole_get_block_delay(struct inode *inode, sector_t iblock,
 			     struct buffer_head *bh_result, int create);
 void ext2hole_delay_evict(struct inode *inode);
+void ext2hole_delay_cancel(struct inode *inode, sector_t first, sector_t end);
+void ext2hole_hole_written(struct buffer_head *bh);
 int ext2hole_setsize(struct inode *inode, loff_t newsize);
 int ext2hole_setattr(struct ext2hole_idmap *idmap, struct dentry *dentry,
 		     struct iattr *iattr);

@@ -25,13 +25,13 @@ static void ext2hole_readahead(struct readahead_control *rac)
 
 static int ext2hole_writepage(struct page *page, struct writeback_control *wbc)
 {
-	return ext2hole_write_full_page(page, ext2hole_get_block, wbc);
+	return hole_write_full_page(page, ext2hole_get_block, wbc);
 }
 
 static int ext2hole_aops_writepages(struct address_space *mapping,
 				    struct writeback_control *wbc)
 {
-	return ext2hole_writepages(mapping, wbc, ext2hole_get_block);
+	return hole_writepages(mapping, wbc, ext2hole_get_block);
 }
 
 /*
@@ -62,7 +62,7 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
  * @fsdata: out: the old EOF page, kept locked until write_end, or NULL
  *
  * A write starting beyond EOF creates a hole from the old size to @pos:
- * ext2hole_prepare_hole_page() write-protects the page straddling the old
+ * hole_prepare_page() write-protects the page straddling the old
  * size (the old EOF page) and zeroes it from there, here in
  * write_begin.  The old EOF page stays locked until write_end has grown
  * i_size, so the size grows only together with the data (a failed or
@@ -92,8 +92,8 @@ static int ext2hole_write_begin(struct file *file,
 						       size >> PAGE_SHIFT);
 		if (!eof_page)
 			return -ENOMEM;
-		err = ext2hole_prepare_hole_page(inode, eof_page, size, pos,
-						 ext2hole_get_block);
+		err = hole_prepare_page(inode, eof_page, size, pos,
+					ext2hole_get_block);
 		if (err)
 			goto out_eof;
 		hole = false;
@@ -106,8 +106,8 @@ static int ext2hole_write_begin(struct file *file,
 	}
 	if (hole) {
 		/* the hole starts in the page written to */
-		err = ext2hole_prepare_hole_page(inode, page, size, pos,
-						 ext2hole_get_block);
+		err = hole_prepare_page(inode, page, size, pos,
+					ext2hole_get_block);
 		if (err)
 			goto out_page;
 	}
@@ -135,7 +135,7 @@ out_eof:
  * i_size grows while the written page, and the old EOF page of a write
  * that started beyond EOF, are still locked.  Both were write-protected
  * before anything was zeroed or copied and no store could reach them
- * since, so no further write-protection is needed (finish_hole's job in
+ * since, so no further write-protection is needed (hole_finish()'s job in
  * setsize): the next store faults into page_mkwrite with the new size.
  */
 static int ext2hole_write_end(struct file *file, struct address_space *mapping,

@@ -32,23 +32,6 @@
 				 FALLOC_FL_ZERO_RANGE)
 
 /*
- * Write-protect the cached page holding @pos, so that the next store
- * through any mapping faults into page_mkwrite (a dirty PTE re-dirties the
- * page, as clear_page_dirty_for_io() does).
- */
-static void ext2hole_falloc_wrprotect(struct inode *inode, loff_t pos)
-{
-	struct page *page = find_lock_page(inode->i_mapping, pos >> PAGE_SHIFT);
-
-	if (!page)
-		return;
-	if (folio_mkclean(page_folio(page)))
-		set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
-}
-
-/*
  * Zero bytes [@from, @to) of one block, in the page cache and, when the
  * block is mapped or delayed, on disk: the buffer is read if needed and
  * marked dirty.  A hole that is not cached needs nothing.
@@ -77,7 +60,7 @@ static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
 			return -ENOMEM;
 	}
 	wait_on_page_writeback(page);
-	bh = ext2hole_page_block(inode, page, from, ext2hole_get_block);
+	bh = hole_page_block(inode, page, from, ext2hole_get_block);
 	if (IS_ERR(bh)) {
 		err = PTR_ERR(bh);
 		goto out;
@@ -111,9 +94,9 @@ static int ext2hole_punch_locked(struct inode *inode, loff_t offset,
 	last = round_down(end, bsize);
 
 	if (offset_in_page(offset))
-		ext2hole_falloc_wrprotect(inode, offset);
+		hole_wrprotect(inode, offset);
 	if (offset_in_page(end))
-		ext2hole_falloc_wrprotect(inode, end);
+		hole_wrprotect(inode, end);
 
 	if (first > last) {
 		/* inside one block */
@@ -304,8 +287,7 @@ static int ext2hole_falloc_alloc(struct inode *inode, int mode, loff_t offset,
 			goto out;
 	}
 	if (newsize > size) {
-		err = ext2hole_prepare_hole(inode, size, newsize,
-					    ext2hole_get_block);
+		err = hole_prepare(inode, size, newsize, ext2hole_get_block);
 		if (err)
 			goto out;
 	}
@@ -321,7 +303,7 @@ static int ext2hole_falloc_alloc(struct inode *inode, int mode, loff_t offset,
 			goto out;
 		}
 		i_size_write(inode, newsize);
-		ext2hole_finish_hole(inode, size, newsize);
+		hole_finish(inode, size, newsize);
 	}
 	if (zero || newsize > size)
 		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));

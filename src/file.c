@@ -17,9 +17,8 @@ static vm_fault_t ext2hole_page_mkwrite(struct vm_fault *vmf)
 	struct super_block *sb = file_inode(vmf->vma->vm_file)->i_sb;
 
 	if (READ_ONCE(EXT2HOLE_SB(sb)->s_mkwrite) == EXT2HOLE_MKWRITE_NOALLOC)
-		return ext2hole_noalloc_page_mkwrite(vmf,
-						     ext2hole_get_block_delay);
-	return ext2hole_alloc_page_mkwrite(vmf, ext2hole_get_block);
+		return hole_noalloc_page_mkwrite(vmf, ext2hole_get_block_delay);
+	return hole_alloc_page_mkwrite(vmf, ext2hole_get_block);
 }
 
 static const struct vm_operations_struct ext2hole_file_vm_ops = {

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole: the module-private hole API (docs/design.md, "The hole API").
+ * ext2hole: the hole layer, the module-private hole API (docs/design.md,
+ * "The hole API").
  *
  * This is Jan Kara's 2009 "better mmaps when blocksize < pagesize" series
  * (block_prepare_hole, block_finish_hole, noalloc_page_mkwrite and the
  * new-style block_write_full_page), rewritten for the 6.1 API and kept
- * private to the module.  It knows nothing of the on-disk format: every
- * entry point that needs the block map takes the filesystem's get_block.
+ * private to the module, under names of its own (hole_*).  It knows nothing
+ * of the on-disk format nor of the filesystem's in-memory state: every
+ * entry point that needs the block map takes the filesystem's get_block,
+ * and what else it needs from the filesystem (the counters, the end of a
+ * block's write, the release of a delayed block) goes through the
+ * callbacks registered at hole_init() (include/hole.h).
  * The guarantees named below (no silent loss, re-fault after growth,
  * new-style writeback) are those of docs/design.md, "Guarantees".
  *
@@ -23,10 +28,10 @@
  *   mmap_lock -> sb_start_pagefault -> invalidate_lock (shared) -> page lock
  *
  * A store must not land in what becomes a hole.  An extending truncate
- * holds i_rwsem and the invalidate lock exclusive around prepare_hole(),
- * i_size_write() and finish_hole(), and page_mkwrite takes the invalidate
+ * holds i_rwsem and the invalidate lock exclusive around hole_prepare(),
+ * i_size_write() and hole_finish(), and page_mkwrite takes the invalidate
  * lock shared.  A write beyond EOF keeps the old EOF page locked from
- * prepare_hole_page() until i_size covers its data, and page_mkwrite needs
+ * hole_prepare_page() until i_size covers its data, and page_mkwrite needs
  * the page lock.  Either way a store that needs page_mkwrite lands before
  * the page is write-protected and zeroed (and is zeroed), or runs after
  * the new i_size is visible (and allocates, or delays, the newly valid
@@ -41,13 +46,17 @@
 #include <linux/writeback.h>
 #include <linux/buffer_head.h>
 #include <linux/mempool.h>
-#include "ext2hole.h"
+#include "compat.h"
+#include "hole.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/* The filesystem's callbacks, copied once by hole_init(). */
+static struct hole_operations hole_ops __ro_after_init;
+
 /**
- * ext2hole_page_block - the buffer of a locked page that holds a byte
+ * hole_page_block - the buffer of a locked page that holds a byte
  * @inode: the file
  * @page: the locked page holding @pos
  * @pos: a byte of the file
@@ -61,8 +70,8 @@
  *
  * Return: the buffer, or an ERR_PTR of -EIO or of @get_block's error.
  */
-struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
-					loff_t pos, get_block_t *get_block)
+struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
+				    loff_t pos, get_block_t *get_block)
 {
 	unsigned int bsize = i_blocksize(inode);
 	unsigned int offset = offset_in_page(pos);
@@ -91,7 +100,7 @@ struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
 }
 
 /**
- * ext2hole_prepare_hole_page - zero the hole's part of a locked page
+ * hole_prepare_page - zero the hole's part of a locked page
  * @inode: the inode whose size grows
  * @page: the locked page straddling @from; it may be new and not uptodate
  * @from: the old size: the hole starts here
@@ -112,8 +121,8 @@ struct buffer_head *ext2hole_page_block(struct inode *inode, struct page *page,
  * Return: 0, -EIO, or the error of @get_block; any error must abort the
  * size change.
  */
-int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
-			       loff_t from, loff_t to, get_block_t *get_block)
+int hole_prepare_page(struct inode *inode, struct page *page,
+		      loff_t from, loff_t to, get_block_t *get_block)
 {
 	unsigned int bsize = i_blocksize(inode);
 	unsigned int offset = offset_in_page(from);
@@ -130,7 +139,7 @@ int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 	folio_wait_stable(page_folio(page));
 
 	if (from & (bsize - 1)) {
-		bh = ext2hole_page_block(inode, page, from, get_block);
+		bh = hole_page_block(inode, page, from, get_block);
 		if (IS_ERR(bh)) {
 			err = PTR_ERR(bh);
 			bh = NULL;
@@ -145,14 +154,14 @@ int ext2hole_prepare_hole_page(struct inode *inode, struct page *page,
 	zero_user(page, offset, len);
 	if (bh)
 		mark_buffer_dirty(bh);
-	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->holes_prepared);
+	atomic64_inc(&hole_ops.stats(inode->i_sb)->holes_prepared);
 out:
 	trace_ext2hole_prepare_hole(inode, from, to, bh && !err, err);
 	return err;
 }
 
 /**
- * ext2hole_prepare_hole - zero the tail of the old EOF page before growth
+ * hole_prepare - zero the tail of the old EOF page before growth
  * @inode: the inode whose size grows
  * @from: the old size: the hole starts here
  * @to: the new size
@@ -163,12 +172,12 @@ out:
  * page_mkwrite and the creation of pages by faults away until i_size has
  * grown.  So when the page straddling @from is not cached and the block
  * straddling @from is a hole, there is nothing to zero; otherwise see
- * ext2hole_prepare_hole_page().
+ * hole_prepare_page().
  *
  * Return: 0, -ENOMEM, -EIO, or the error of @get_block.
  */
-int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
-			  get_block_t *get_block)
+int hole_prepare(struct inode *inode, loff_t from, loff_t to,
+		 get_block_t *get_block)
 {
 	struct address_space *mapping = inode->i_mapping;
 	unsigned int bsize = i_blocksize(inode);
@@ -192,14 +201,39 @@ int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
 		if (!page)
 			return -ENOMEM;
 	}
-	err = ext2hole_prepare_hole_page(inode, page, from, to, get_block);
+	err = hole_prepare_page(inode, page, from, to, get_block);
 	unlock_page(page);
 	put_page(page);
 	return err;
 }
 
 /**
- * ext2hole_finish_hole - write-protect the old EOF page after growth
+ * hole_wrprotect - write-protect the cached page holding a byte
+ * @inode: the file
+ * @pos: a byte of the file
+ *
+ * The page holding @pos, when it is cached, is write-protected
+ * (folio_mkclean) under its lock, and re-dirtied if a PTE was dirty (as
+ * clear_page_dirty_for_io() does), so that the next store through any
+ * mapping faults into page_mkwrite.
+ *
+ * Return: true when the page was cached, and so write-protected.
+ */
+bool hole_wrprotect(struct inode *inode, loff_t pos)
+{
+	struct page *page = find_lock_page(inode->i_mapping, pos >> PAGE_SHIFT);
+
+	if (!page)
+		return false;
+	if (folio_mkclean(page_folio(page)))
+		set_page_dirty(page);
+	unlock_page(page);
+	put_page(page);
+	return true;
+}
+
+/**
+ * hole_finish - write-protect the old EOF page after growth
  * @inode: the inode whose size grew
  * @from: the old size
  * @to: the new size
@@ -212,11 +246,10 @@ int ext2hole_prepare_hole(struct inode *inode, loff_t from, loff_t to,
  * size, or when no block of that page after the one holding @from becomes
  * valid.
  */
-void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to)
+void hole_finish(struct inode *inode, loff_t from, loff_t to)
 {
 	unsigned int bsize = i_blocksize(inode);
 	loff_t rounded_from;
-	struct page *page;
 
 	if (from >= to || bsize == PAGE_SIZE)
 		return;
@@ -224,21 +257,13 @@ void ext2hole_finish_hole(struct inode *inode, loff_t from, loff_t to)
 	if (to <= rounded_from || !offset_in_page(rounded_from))
 		return;
 
-	page = find_lock_page(inode->i_mapping, from >> PAGE_SHIFT);
-	if (!page)
+	if (!hole_wrprotect(inode, from))
 		return;
-	/* See clear_page_dirty_for_io() for why the page is re-dirtied. */
-	if (folio_mkclean(page_folio(page)))
-		set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
-
-	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->pages_wrprotected);
+	atomic64_inc(&hole_ops.stats(inode->i_sb)->pages_wrprotected);
 	trace_ext2hole_finish_hole(inode, from, to, true);
 }
 
-static void ext2hole_count_mkwrite_error(struct ext2hole_hole_stats *st,
-					 int err)
+static void hole_count_mkwrite_error(struct hole_stats *st, int err)
 {
 	switch (err) {
 	case -ENOSPC:
@@ -265,7 +290,7 @@ static void ext2hole_count_mkwrite_error(struct ext2hole_hole_stats *st,
  * was truncated or lies wholly beyond EOF; then everything is dropped
  * again.
  */
-static bool ext2hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
+static bool hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct page *page = vmf->page;
@@ -282,7 +307,27 @@ static bool ext2hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
 	return true;
 }
 
-static void ext2hole_mkwrite_end(struct vm_fault *vmf)
+/*
+ * The fault's outcome, for both policies, with the page locked: on success
+ * it stays locked, dirty and stable for the store; on @err it is unlocked
+ * and the error counted.  Returns what page_mkwrite returns.
+ */
+static vm_fault_t hole_mkwrite_done(struct vm_fault *vmf,
+				    struct hole_stats *st, int err)
+{
+	struct page *page = vmf->page;
+
+	if (err) {
+		unlock_page(page);
+		hole_count_mkwrite_error(st, err);
+		return vmf_fs_error(err);
+	}
+	set_page_dirty(page);
+	folio_wait_stable(page_folio(page));
+	return VM_FAULT_LOCKED;
+}
+
+static void hole_mkwrite_end(struct vm_fault *vmf)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 
@@ -291,7 +336,7 @@ static void ext2hole_mkwrite_end(struct vm_fault *vmf)
 }
 
 /**
- * ext2hole_alloc_page_mkwrite - page_mkwrite that allocates (mkwrite=alloc)
+ * hole_alloc_page_mkwrite - page_mkwrite that allocates (mkwrite=alloc)
  * @vmf: the fault
  * @get_block: the filesystem's block mapping function
  *
@@ -303,11 +348,11 @@ static void ext2hole_mkwrite_end(struct vm_fault *vmf)
  * Return: VM_FAULT_LOCKED with the page locked and dirty, VM_FAULT_NOPAGE
  * when the page was truncated meanwhile, or the fault code of the error.
  */
-vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
-				       get_block_t *get_block)
+vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
+				   get_block_t *get_block)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
-	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	struct hole_stats *st = hole_ops.stats(inode->i_sb);
 	struct page *page = vmf->page;
 	unsigned int end;
 	vm_fault_t ret;
@@ -315,7 +360,7 @@ vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	int err = 0;
 
 	atomic64_inc(&st->mkwrite_alloc);
-	if (!ext2hole_mkwrite_begin(vmf, &size)) {
+	if (!hole_mkwrite_begin(vmf, &size)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
@@ -325,23 +370,15 @@ vm_fault_t ext2hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				  get_block);
 	if (!err)
 		block_commit_write(page, 0, end);	/* void from 6.12 */
-	if (err) {
-		unlock_page(page);
-		ext2hole_count_mkwrite_error(st, err);
-		ret = vmf_fs_error(err);
-		goto out;
-	}
-	set_page_dirty(page);
-	folio_wait_stable(page_folio(page));
-	ret = VM_FAULT_LOCKED;
+	ret = hole_mkwrite_done(vmf, st, err);
 out:
-	ext2hole_mkwrite_end(vmf);
+	hole_mkwrite_end(vmf);
 	trace_ext2hole_page_mkwrite(inode, page->index, true, err, ret);
 	return ret;
 }
 
 /**
- * ext2hole_noalloc_page_mkwrite - page_mkwrite that delays (mkwrite=noalloc)
+ * hole_noalloc_page_mkwrite - page_mkwrite that delays (mkwrite=noalloc)
  * @vmf: the fault
  * @get_block: the filesystem's get_block for delaying: maps a buffer whose
  *	block exists, otherwise reserves what allocating it at writeback
@@ -355,18 +392,18 @@ out:
  * them for delayed blocks) can, and such a failure (ENOSPC ...) is
  * recorded in the mapping and returned by the next fsync/msync.  When
  * @get_block fails for a buffer, the buffers this fault delayed are given
- * back (ext2hole_delay_cancel()) and the fault fails: EDQUOT raises
+ * back (hole_operations.delay_cancel) and the fault fails: EDQUOT raises
  * SIGBUS at the store, as under mkwrite=alloc (no silent loss).
  *
  * Return: VM_FAULT_LOCKED with the page locked and dirty,
  * VM_FAULT_NOPAGE when the page was truncated meanwhile, or the fault
  * code of the error.
  */
-vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf,
-					 get_block_t *get_block)
+vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
+				     get_block_t *get_block)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
-	struct ext2hole_hole_stats *st = ext2hole_hole_stats(inode->i_sb);
+	struct hole_stats *st = hole_ops.stats(inode->i_sb);
 	struct page *page = vmf->page;
 	DECLARE_BITMAP(delayed, MAX_BUF_PER_PAGE);
 	struct buffer_head *head, *bh;
@@ -376,7 +413,7 @@ vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	int err = 0, i;
 
 	atomic64_inc(&st->mkwrite_noalloc);
-	if (!ext2hole_mkwrite_begin(vmf, &size)) {
+	if (!hole_mkwrite_begin(vmf, &size)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
@@ -413,22 +450,16 @@ vm_fault_t ext2hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 		do {
 			if (test_bit(i, delayed)) {
 				clear_buffer_delay(bh);
-				ext2hole_delay_cancel(inode, block + i,
+				hole_ops.delay_cancel(inode, block + i,
 						      block + i + 1);
 			}
 			bh = bh->b_this_page;
 			i++;
 		} while (bh != head);
-		unlock_page(page);
-		ext2hole_count_mkwrite_error(st, err);
-		ret = vmf_fs_error(err);
-		goto out;
 	}
-	set_page_dirty(page);
-	folio_wait_stable(page_folio(page));
-	ret = VM_FAULT_LOCKED;
+	ret = hole_mkwrite_done(vmf, st, err);
 out:
-	ext2hole_mkwrite_end(vmf);
+	hole_mkwrite_end(vmf);
 	trace_ext2hole_page_mkwrite(inode, page->index, false, err, ret);
 	return ret;
 }
@@ -437,12 +468,12 @@ out:
  * A dirty buffer inside i_size that is neither mapped nor delayed did not
  * pass through page_mkwrite's or write_begin's get_block: its block was
  * never looked up (the page was read without buffers), or it is a hole
- * that a growth made valid and prepare_hole zeroed.  A lookup without
+ * that a growth made valid and hole_prepare() zeroed.  A lookup without
  * allocation decides: a hole stays a hole (writeback allocates only what
  * passed through get_block) and the buffer is cleaned.
  */
-static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
-			      sector_t block, get_block_t *get_block)
+static int hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
+			  sector_t block, get_block_t *get_block)
 {
 	int err;
 
@@ -458,25 +489,32 @@ static int ext2hole_wb_lookup(struct inode *inode, struct buffer_head *bh,
  * with a reserve, mempool_alloc() waits (at worst) for an earlier copy's
  * I/O to complete, which never depends on the writer.
  */
-#define EXT2HOLE_BOUNCE_RESERVE	4
-static mempool_t *ext2hole_bounce_pool;
+#define HOLE_BOUNCE_RESERVE	4
+static mempool_t *hole_bounce_pool;
 
-int __init ext2hole_hole_init(void)
+/**
+ * hole_init - set the hole layer up, at module load
+ * @ops: the filesystem's callbacks (all mandatory); the layer keeps a copy
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init hole_init(const struct hole_operations *ops)
 {
-	ext2hole_bounce_pool = mempool_create_page_pool(EXT2HOLE_BOUNCE_RESERVE, 0);
-	return ext2hole_bounce_pool ? 0 : -ENOMEM;
+	hole_ops = *ops;
+	hole_bounce_pool = mempool_create_page_pool(HOLE_BOUNCE_RESERVE, 0);
+	return hole_bounce_pool ? 0 : -ENOMEM;
 }
 
-void ext2hole_hole_exit(void)
+void hole_exit(void)
 {
-	mempool_destroy(ext2hole_bounce_pool);
+	mempool_destroy(hole_bounce_pool);
 }
 
 /*
  * Completion of a one-buffer write bio: what the kernel's submit_bh() does,
  * after telling the filesystem that the block holds its data now.
  */
-static void ext2hole_bh_end_io(struct bio *bio)
+static void hole_bh_end_io(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
 	int uptodate = !bio->bi_status;
@@ -484,17 +522,17 @@ static void ext2hole_bh_end_io(struct bio *bio)
 	if (unlikely(bio_flagged(bio, BIO_QUIET)))
 		set_bit(BH_Quiet, &bh->b_state);
 	if (uptodate)
-		ext2hole_hole_written(bh);
-	else if (ext2hole_hole_write_failed(bh))
+		hole_ops.written(bh);
+	else if (hole_ops.write_failed(bh))
 		uptodate = 1;	/* kept dirty in memory by the filesystem */
 	bh->b_end_io(bh, uptodate);
 	bio_put(bio);
 }
 
-static void ext2hole_eof_end_io(struct bio *bio)
+static void hole_eof_end_io(struct bio *bio)
 {
-	mempool_free(bio_first_page_all(bio), ext2hole_bounce_pool);
-	ext2hole_bh_end_io(bio);
+	mempool_free(bio_first_page_all(bio), hole_bounce_pool);
+	hole_bh_end_io(bio);
 }
 
 /*
@@ -509,13 +547,13 @@ static void ext2hole_eof_end_io(struct bio *bio)
  * later read of the page shows zeros past EOF.  The copy comes from a
  * mempool, so it is never skipped.
  */
-static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
-			       loff_t i_size, struct writeback_control *wbc)
+static void hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
+			   loff_t i_size, struct writeback_control *wbc)
 {
 	loff_t start = page_offset(bh->b_page) + bh_offset(bh);
 	unsigned int offset = bh_offset(bh);
 	struct page *page = bh->b_page;
-	bio_end_io_t *end_io = ext2hole_bh_end_io;
+	bio_end_io_t *end_io = hole_bh_end_io;
 	struct bio *bio;
 
 	if (i_size > start && i_size < start + bh->b_size) {
@@ -523,9 +561,9 @@ static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 		char *dst;
 
 		/* GFP_NOIO may sleep: mempool_alloc() then never returns NULL */
-		page = mempool_alloc(ext2hole_bounce_pool, GFP_NOIO);
+		page = mempool_alloc(hole_bounce_pool, GFP_NOIO);
 		offset = 0;
-		end_io = ext2hole_eof_end_io;
+		end_io = hole_eof_end_io;
 		dst = kmap_local_page(page);
 		memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);
 		memset(dst + valid, 0, bh->b_size - valid);
@@ -553,9 +591,9 @@ static void ext2hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
  * page goes the per-buffer way (so the order of submission stays the order
  * of the pages) and at the end of the writeback.
  */
-struct ext2hole_wb_ctx {
+struct hole_wb_ctx {
 	get_block_t *get_block;
-	struct ext2hole_hole_stats *st;
+	struct hole_stats *st;
 	struct bio *bio;
 	sector_t next_sector;	/* where a page must start to join @bio */
 };
@@ -570,7 +608,7 @@ struct ext2hole_wb_ctx {
  * are found from the bio's vectors alone, never from a page whose
  * writeback has ended.
  */
-static void ext2hole_wb_end_io(struct bio *bio)
+static void hole_wb_end_io(struct bio *bio)
 {
 	int uptodate = !bio->bi_status;
 	unsigned short i;
@@ -579,7 +617,7 @@ static void ext2hole_wb_end_io(struct bio *bio)
 		struct bio_vec *bv = &bio->bi_io_vec[i];
 		unsigned int off;
 
-		/* whole pages only, at offset 0: see ext2hole_wb_add_page() */
+		/* whole pages only, at offset 0: see hole_wb_add_page() */
 		for (off = 0; off < bv->bv_len; off += PAGE_SIZE) {
 			struct page *page = nth_page(bv->bv_page,
 						     (bv->bv_offset + off) >> PAGE_SHIFT);
@@ -596,8 +634,8 @@ static void ext2hole_wb_end_io(struct bio *bio)
 
 				/* before b_end_io: the page is under writeback */
 				if (ok)
-					ext2hole_hole_written(bhs[k]);
-				else if (ext2hole_hole_write_failed(bhs[k]))
+					hole_ops.written(bhs[k]);
+				else if (hole_ops.write_failed(bhs[k]))
 					ok = 1;	/* kept dirty by the filesystem */
 				bhs[k]->b_end_io(bhs[k], ok);
 			}
@@ -606,7 +644,7 @@ static void ext2hole_wb_end_io(struct bio *bio)
 	bio_put(bio);
 }
 
-static void ext2hole_wb_submit(struct ext2hole_wb_ctx *ctx)
+static void hole_wb_submit(struct hole_wb_ctx *ctx)
 {
 	if (!ctx->bio)
 		return;
@@ -620,9 +658,9 @@ static void ext2hole_wb_submit(struct ext2hole_wb_ctx *ctx)
  * locked and marked for async write (all were dirty, mapped and locked),
  * their blocks consecutive on one device, and the page wholly inside
  * i_size: the page straddling EOF needs the zero-tailed copy of
- * ext2hole_submit_bh(), and buffers beyond EOF go the per-buffer way.
+ * hole_submit_bh(), and buffers beyond EOF go the per-buffer way.
  */
-static bool ext2hole_page_whole(struct page *page, loff_t i_size)
+static bool hole_page_whole(struct page *page, loff_t i_size)
 {
 	struct buffer_head *head = page_buffers(page), *bh = head;
 	sector_t next = head->b_blocknr;
@@ -642,9 +680,8 @@ static bool ext2hole_page_whole(struct page *page, loff_t i_size)
  * Append a whole page (see above) to the context's bio, starting a new one
  * as needed; each bio and page is attributed to @wbc's cgroup writeback.
  */
-static void ext2hole_wb_add_page(struct ext2hole_wb_ctx *ctx,
-				 struct page *page, blk_opf_t opf,
-				 struct writeback_control *wbc)
+static void hole_wb_add_page(struct hole_wb_ctx *ctx, struct page *page,
+			     blk_opf_t opf, struct writeback_control *wbc)
 {
 	struct buffer_head *head = page_buffers(page), *bh = head;
 	sector_t sector = head->b_blocknr * (head->b_size >> 9);
@@ -661,12 +698,12 @@ static void ext2hole_wb_add_page(struct ext2hole_wb_ctx *ctx,
 		    ctx->bio->bi_opf == opf &&
 		    bio_add_page(ctx->bio, page, PAGE_SIZE, 0) == PAGE_SIZE)
 			goto added;
-		ext2hole_wb_submit(ctx);
+		hole_wb_submit(ctx);
 	}
 	/* GFP_NOIO may sleep: the bioset's mempool never returns NULL */
 	ctx->bio = bio_alloc(bdev, BIO_MAX_VECS, opf, GFP_NOIO);
 	ctx->bio->bi_iter.bi_sector = sector;
-	ctx->bio->bi_end_io = ext2hole_wb_end_io;
+	ctx->bio->bi_end_io = hole_wb_end_io;
 	wbc_init_bio(wbc, ctx->bio);
 	__bio_add_page(ctx->bio, page, PAGE_SIZE, 0);	/* a fresh bio */
 added:
@@ -676,16 +713,16 @@ added:
 }
 
 /*
- * ext2hole_write_page - ext2hole_write_full_page() within a writeback
+ * hole_write_page - hole_write_full_page() within a writeback
  * context: a page whose buffers all go to disk, contiguous, is added to
  * @ctx's bio (submitted later by the caller); any other page submits the
  * context's bio first, then its buffers one bio each.
  */
-static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
-			       struct ext2hole_wb_ctx *ctx)
+static int hole_write_page(struct page *page, struct writeback_control *wbc,
+			   struct hole_wb_ctx *ctx)
 {
 	struct inode *inode = page->mapping->host;
-	struct ext2hole_hole_stats *st = ctx->st;
+	struct hole_stats *st = ctx->st;
 	get_block_t *get_block = ctx->get_block;
 	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
 	loff_t i_size = i_size_read(inode);
@@ -733,7 +770,7 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 			/* stored through a mapping beyond EOF: never written */
 			if (buffer_delay(bh)) {
 				clear_buffer_delay(bh);
-				ext2hole_delay_cancel(inode, block, block + 1);
+				hole_ops.delay_cancel(inode, block, block + 1);
 			}
 			clear_buffer_dirty(bh);
 		} else if (err) {
@@ -753,7 +790,7 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 				}
 			}
 		} else {
-			ret = ext2hole_wb_lookup(inode, bh, block, get_block);
+			ret = hole_wb_lookup(inode, bh, block, get_block);
 			if (ret) {
 				err = ret;
 				redirty = true;
@@ -793,9 +830,9 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 
 	/* From here PageWriteback protects the page and its buffers. */
 	set_page_writeback(page);
-	if (!redirty && ext2hole_page_whole(page, i_size)) {
+	if (!redirty && hole_page_whole(page, i_size)) {
 		/* every buffer of the page, in one segment of the context's bio */
-		ext2hole_wb_add_page(ctx, page, write_flags, wbc);
+		hole_wb_add_page(ctx, page, write_flags, wbc);
 		nr_underway = PAGE_SIZE >> inode->i_blkbits;
 	} else {
 		do {
@@ -803,8 +840,8 @@ static int ext2hole_write_page(struct page *page, struct writeback_control *wbc,
 
 			if (buffer_async_write(bh)) {
 				/* the pages before this one go first */
-				ext2hole_wb_submit(ctx);
-				ext2hole_submit_bh(bh, write_flags, i_size, wbc);
+				hole_wb_submit(ctx);
+				hole_submit_bh(bh, write_flags, i_size, wbc);
 				nr_underway++;
 			}
 			bh = next;
@@ -829,7 +866,7 @@ out:
 }
 
 /**
- * ext2hole_write_full_page - new-style writeback of one locked page
+ * hole_write_full_page - new-style writeback of one locked page
  * @page: the locked page, its dirty bit already cleared for I/O
  * @get_block: the filesystem's block mapping function
  * @wbc: the writeback control
@@ -840,7 +877,7 @@ out:
  * are written, and nothing that did not pass through get_block (in
  * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
  * i_size (truncate in progress) is just unlocked.  The buffer straddling
- * EOF goes to disk from a copy with a zeroed tail (ext2hole_submit_bh).
+ * EOF goes to disk from a copy with a zeroed tail (hole_submit_bh).
  *
  * When get_block fails (ENOSPC, EDQUOT, EIO), every mapped dirty buffer of
  * the page is still written, those mapped a moment earlier included, so
@@ -853,7 +890,7 @@ out:
  * How the buffers go to disk: when all of them were dirty, are mapped,
  * could be locked and lie on consecutive blocks, and the page is wholly
  * inside i_size, the page is one segment of a bio (which
- * ext2hole_writepages() extends over the following pages while they
+ * hole_writepages() extends over the following pages while they
  * follow on disk); otherwise each buffer written is a bio of its own.
  * Either way each buffer is locked, its dirty bit cleared, marked for
  * async write and completed through its b_end_io, so buffer and page
@@ -862,33 +899,33 @@ out:
  *
  * Return: 0 or the first error of @get_block.
  */
-int ext2hole_write_full_page(struct page *page, get_block_t *get_block,
-			     struct writeback_control *wbc)
+int hole_write_full_page(struct page *page, get_block_t *get_block,
+			 struct writeback_control *wbc)
 {
-	struct ext2hole_wb_ctx ctx = {
+	struct hole_wb_ctx ctx = {
 		.get_block = get_block,
-		.st = ext2hole_hole_stats(page->mapping->host->i_sb),
+		.st = hole_ops.stats(page->mapping->host->i_sb),
 	};
 	int ret;
 
-	ret = ext2hole_write_page(page, wbc, &ctx);
-	ext2hole_wb_submit(&ctx);
+	ret = hole_write_page(page, wbc, &ctx);
+	hole_wb_submit(&ctx);
 	return ret;
 }
 
-static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
-				 struct writeback_control *wbc, void *data)
+static int hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
+			     struct writeback_control *wbc, void *data)
 {
-	return ext2hole_write_page(ext2hole_wcp_page(page), wbc, data);
+	return hole_write_page(ext2hole_wcp_page(page), wbc, data);
 }
 
 /**
- * ext2hole_writepages - write back dirty pages of a mapping, new style
+ * hole_writepages - write back dirty pages of a mapping, new style
  * @mapping: the address space
  * @wbc: the writeback control
  * @get_block: the filesystem's block mapping function
  *
- * write_cache_pages() with ext2hole_write_full_page() for every page,
+ * write_cache_pages() with hole_write_full_page() for every page,
  * through a context that carries a bio from page to page while the pages
  * follow each other on disk, so that a sequential file goes out in bios of
  * up to BIO_MAX_VECS pages rather than one per buffer.  mpage_writepages()
@@ -898,19 +935,19 @@ static int ext2hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
  *
  * Return: 0 or the first error.
  */
-int ext2hole_writepages(struct address_space *mapping,
-			struct writeback_control *wbc, get_block_t *get_block)
+int hole_writepages(struct address_space *mapping,
+		    struct writeback_control *wbc, get_block_t *get_block)
 {
-	struct ext2hole_wb_ctx ctx = {
+	struct hole_wb_ctx ctx = {
 		.get_block = get_block,
-		.st = ext2hole_hole_stats(mapping->host->i_sb),
+		.st = hole_ops.stats(mapping->host->i_sb),
 	};
 	struct blk_plug plug;
 	int ret;
 
 	blk_start_plug(&plug);
-	ret = write_cache_pages(mapping, wbc, ext2hole_writepage_cb, &ctx);
-	ext2hole_wb_submit(&ctx);
+	ret = write_cache_pages(mapping, wbc, hole_writepage_cb, &ctx);
+	hole_wb_submit(&ctx);
 	blk_finish_plug(&plug);
 	return ret;
 }

@@ -849,7 +849,11 @@ static void ext2hole_pending_forget(struct inode *inode, u64 first, u64 end)
 	xas_unlock_irqrestore(&xas, flags);
 }
 
-/* See include/hole.h.  Interrupt context: nothing here sleeps. */
+/*
+ * The hole layer's written (include/hole.h): a writeback bio of the block
+ * behind @bh completed without error, so it is no longer pending.
+ * Interrupt context: nothing here sleeps.
+ */
 void ext2hole_hole_written(struct buffer_head *bh)
 {
 	struct page *page = bh->b_page;
@@ -1004,7 +1008,15 @@ static void ext2hole_delay_release(struct inode *inode, u64 first, u64 end)
 	}
 }
 
-/* See include/hole.h. */
+/*
+ * Delayed blocks [@first, @end) of @inode will not be allocated for the
+ * page cache after all (their page is dropped, the fault that delayed
+ * them failed, or they lie beyond EOF at writeback): give back what
+ * ext2hole_get_block_delay() reserved for them.  Blocks without a
+ * reservation are skipped.  May sleep; called with no lock of the block
+ * map held (a page of the file may be locked).  The hole layer's
+ * delay_cancel (include/hole.h).
+ */
 void ext2hole_delay_cancel(struct inode *inode, sector_t first, sector_t end)
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
@@ -1408,7 +1420,7 @@ int ext2hole_get_block_dio_read(struct inode *inode, sector_t iblock,
 	last = iblock + (bh_result->b_size >> inode->i_blkbits) - 1;
 	if (!xa_find(xa, &index, last, XA_PRESENT))
 		return 0;
-	atomic64_inc(&ext2hole_hole_stats(inode->i_sb)->dio_pending);
+	atomic64_inc(&EXT2HOLE_SB(inode->i_sb)->s_dio_pending);
 	if (index == iblock)
 		clear_buffer_mapped(bh_result);
 	else
@@ -1661,9 +1673,9 @@ void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
  * @inode: a regular file, directory or slow symlink; i_rwsem held
  * @newsize: the new size
  *
- * Growing goes through the hole API: prepare_hole zeroes the old EOF
+ * Growing goes through the hole API: hole_prepare() zeroes the old EOF
  * block's tail and the rest of its page, then i_size changes, then
- * finish_hole write-protects the old EOF page.  Shrinking zeroes the tail
+ * hole_finish() write-protects the old EOF page.  Shrinking zeroes the tail
  * of the new last block, cuts the page cache and frees the blocks beyond.
  * All under the invalidate lock, so page_mkwrite sees a stable size.
  */
@@ -1694,12 +1706,11 @@ int ext2hole_setsize(struct inode *inode, loff_t newsize)
 	filemap_invalidate_lock(mapping);
 	oldsize = inode->i_size;
 	if (newsize > oldsize) {
-		err = ext2hole_prepare_hole(inode, oldsize, newsize,
-					    ext2hole_get_block);
+		err = hole_prepare(inode, oldsize, newsize, ext2hole_get_block);
 		if (err)
 			goto out;
 		i_size_write(inode, newsize);
-		ext2hole_finish_hole(inode, oldsize, newsize);
+		hole_finish(inode, oldsize, newsize);
 	} else if (newsize < oldsize) {
 		err = block_truncate_page(mapping, newsize, ext2hole_get_block);
 		if (err)

@@ -499,9 +499,10 @@ void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi)
  * read brings the block back as it was (an entry made since is lost, one
  * removed comes back naming a freed inode); a change to the page before
  * that would first read the !uptodate block from disk, over the newer
- * entries.  The hole API's writeback (src/hole.c) asks
- * ext2hole_hole_write_failed() before it completes a failed write, and
- * ext2hole_dirblk_retry() queues these blocks again.
+ * entries.  The hole layer's writeback (src/hole.c) asks
+ * ext2hole_hole_write_failed(), its hole_operations.write_failed, before
+ * it completes a failed write, and ext2hole_dirblk_retry() queues these
+ * blocks again.
  */
 
 /**
@@ -509,6 +510,8 @@ void ext2hole_meta_destroy(struct ext2hole_sb_info *sbi)
  * @bh: the buffer, locked and marked for async write, its page under
  *	writeback
  *
+ * The hole layer's write_failed (include/hole.h), called from the
+ * completion of a failed writeback bio before the buffer's b_end_io.
  * For a directory or slow symlink: yes.  The buffer stays uptodate (memory
  * holds the newest contents) and dirty: try_to_free_buffers() refuses a
  * page with a dirty buffer, so neither reclaim nor invalidation drops it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ext2hole: module init, mount (fs_context), superblock validation,
- * statfs, error handling.
+ * ext2hole: module init and the hole layer's callbacks, mount
+ * (fs_context), superblock validation, statfs, error handling.
  *
  * Every value read from the on-disk superblock and the group descriptors
  * is validated here, once, before anything else uses it: the rest of the
@@ -142,10 +142,20 @@ void ext2hole_sync_super(struct super_block *sb, int wait)
 		sync_dirty_buffer(sbh);
 }
 
-struct ext2hole_hole_stats *ext2hole_hole_stats(struct super_block *sb)
+/* ---------------------------------------------------------------------- */
+/* the hole layer's callbacks (include/hole.h) */
+
+static struct hole_stats *ext2hole_sb_hole_stats(struct super_block *sb)
 {
 	return &EXT2HOLE_SB(sb)->s_hole_stats;
 }
+
+static const struct hole_operations ext2hole_hole_ops = {
+	.stats		= ext2hole_sb_hole_stats,
+	.written	= ext2hole_hole_written,
+	.write_failed	= ext2hole_hole_write_failed,
+	.delay_cancel	= ext2hole_delay_cancel,
+};
 
 /* ---------------------------------------------------------------------- */
 /* inode cache */
@@ -1363,7 +1373,7 @@ static int __init ext2hole_init(void)
 				ext2hole_inode_init_once);
 	if (!ext2hole_inode_cachep)
 		return -ENOMEM;
-	err = ext2hole_hole_init();
+	err = hole_init(&ext2hole_hole_ops);
 	if (err)
 		goto out_cache;
 	err = ext2hole_sysfs_init();
@@ -1377,7 +1387,7 @@ static int __init ext2hole_init(void)
 out_sysfs:
 	ext2hole_sysfs_exit();
 out_hole:
-	ext2hole_hole_exit();
+	hole_exit();
 out_cache:
 	kmem_cache_destroy(ext2hole_inode_cachep);
 	return err;
@@ -1387,7 +1397,7 @@ static void __exit ext2hole_exit(void)
 {
 	unregister_filesystem(&ext2hole_fs_type);
 	ext2hole_sysfs_exit();
-	ext2hole_hole_exit();
+	hole_exit();
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
 	kmem_cache_destroy(ext2hole_inode_cachep);

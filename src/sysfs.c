@@ -31,6 +31,12 @@ static struct ext2hole_attr ext2hole_attr_##_name = {			\
 	.offset = offsetof(struct ext2hole_sb_info, s_hole_stats._name),	\
 }
 
+#define EXT2HOLE_SB_STAT_ATTR(_name)					\
+static struct ext2hole_attr ext2hole_attr_##_name = {			\
+	.attr = { .name = __stringify(_name), .mode = 0444 },		\
+	.offset = offsetof(struct ext2hole_sb_info, s_##_name),		\
+}
+
 #define EXT2HOLE_DIR_STAT_ATTR(_name)					\
 static struct ext2hole_attr ext2hole_attr_##_name = {			\
 	.attr = { .name = __stringify(_name), .mode = 0444 },		\
@@ -50,7 +56,7 @@ EXT2HOLE_STAT_ATTR(delayed_mapped);
 EXT2HOLE_STAT_ATTR(writeback_errors);
 EXT2HOLE_STAT_ATTR(bios_submitted);
 EXT2HOLE_STAT_ATTR(pages_bio);
-EXT2HOLE_STAT_ATTR(dio_pending);
+EXT2HOLE_SB_STAT_ATTR(dio_pending);
 EXT2HOLE_DIR_STAT_ATTR(dx_lookups);
 EXT2HOLE_DIR_STAT_ATTR(dx_blocks);
 EXT2HOLE_DIR_STAT_ATTR(linear_lookups);
