@@ -26,25 +26,26 @@
  * monotonic since mount.
  */
 struct hole_stats {
-	atomic64_t holes_prepared;	/* prepare_hole calls that zeroed something */
-	atomic64_t pages_wrprotected;	/* finish_hole folio_mkclean calls */
+	atomic64_t holes_prepared;	/* hole_prepare*() calls that zeroed something */
+	atomic64_t pages_wrprotected;	/* pages hole_finish() write-protected */
 	atomic64_t mkwrite_alloc;	/* page_mkwrite calls, alloc policy */
 	atomic64_t mkwrite_noalloc;	/* page_mkwrite calls, noalloc policy */
 	atomic64_t mkwrite_enospc;	/* page_mkwrite failures by errno */
 	atomic64_t mkwrite_edquot;
 	atomic64_t mkwrite_eio;
 	atomic64_t mkwrite_other;
-	atomic64_t pages_written;	/* pages submitted by write_full_page */
+	atomic64_t pages_written;	/* pages submitted by writeback */
 	atomic64_t delayed_mapped;	/* delayed buffers mapped at writeback */
-	atomic64_t writeback_errors;	/* write_full_page errors */
+	atomic64_t writeback_errors;	/* writeback errors, per page */
 	atomic64_t bios_submitted;	/* write bios of writeback, every path */
 	atomic64_t pages_bio;		/* pages written whole, in a multi-block bio */
 };
 
 /**
  * struct hole_operations - what the filesystem provides to the hole layer
- * @stats: the counters of the superblock @sb.  Called once per entry
- *	point (fault, page written, hole prepared); must not sleep.
+ * @stats: the counters of the superblock @sb.  Called once per call of
+ *	an entry point (a fault, a hole prepared or finished, a writeback
+ *	call); must not sleep.
  * @written: the write bio of @bh, a buffer of a page under writeback,
  *	completed without error, so its block now holds the file's data.
  *	Called from bio completion (any context, interrupts included)
