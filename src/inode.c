@@ -1549,10 +1549,10 @@ static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
 
 /*
  * The indirect block @bh, named by *@p and covering logical blocks
- * [@start, @start + @span), after some of its pointers were freed
- * (@changed: one of them changed): left empty, it is freed too, its
- * pointer cleared first; else a change is written.  Drops the caller's
- * reference on @bh.  Returns whether *@p changed.
+ * [@start, @start + @span), once the part of the range under it is freed
+ * (@changed: whether any of its pointers changed): left empty, it is
+ * freed too, its pointer cleared first; else a change is written.  Drops
+ * the caller's reference on @bh.  Returns whether *@p changed.
  */
 static bool ext2hole_release_indirect(struct inode *inode, __le32 *p,
 				      struct buffer_head *bh, u64 start,
@@ -1717,10 +1717,10 @@ static bool ext2hole_free_stop(struct inode *inode,
 }
 
 /*
- * The indirect block at level @l (1 ..) of @br, the walk to @iblock, after
- * pointers in it were freed (@changed: one of them changed): see
- * ext2hole_release_indirect(), which takes the chain's reference.
- * Returns whether the pointer to it changed.
+ * The indirect block at level @l (1 ..) of @br, the walk to @iblock, once
+ * the part of the range under it is freed (@changed: whether any of its
+ * pointers changed): see ext2hole_release_indirect(), which takes the
+ * chain's reference.  Returns whether the pointer to it changed.
  */
 static bool ext2hole_release_chain(struct inode *inode,
 				   struct ext2hole_branch *br, u64 iblock,
@@ -1796,13 +1796,14 @@ static int ext2hole_walk_on(struct inode *inode, u64 iblock,
  * ext2's truncate and ext4's ext4_ind_remove_space() do.  The walks to
  * the first and the last block of the range (ext2hole_get_branch(), which
  * checks and reports every pointer it follows) give the chains of
- * indirect blocks partly in the range, from i_data down to the level
- * @split where their paths part (to the end of the map, the range has no
- * last block, and its chain parts from nothing at level 0).  Everything
- * else in the range is a whole subtree beside a chain below @split, or
- * between the two chains in the array at @split, and is freed by
- * ext2hole_free_subtree().  Indirect blocks left empty are freed, the
- * chains' bottom up, the shared part above @split last.
+ * indirect blocks partly in the range, shared from i_data down to the
+ * level @split where their paths part (a range that runs to the end of
+ * the map has no last block: its one chain parts at level 0 from the end
+ * of i_data).  Everything else in the range is a whole subtree beside a
+ * chain below @split, or between the two chains in the array at @split,
+ * and is freed by ext2hole_free_subtree().  Indirect blocks left empty
+ * are freed, each chain's bottom up, the shared ones, from @split up,
+ * last.
  */
 static void ext2hole_free_map(struct inode *inode, u64 cut, u64 end,
 			      struct ext2hole_free_run *run)
@@ -1821,9 +1822,10 @@ static void ext2hole_free_map(struct inode *inode, u64 cut, u64 end,
 		       first.offsets[split] == last.offsets[split])
 			split++;
 	/*
-	 * The walk to @cut stopped above @split (a hole, damage, or the one
-	 * block of the range) on a pointer the walk to the last block would
-	 * take too: nothing else is in the range.
+	 * A walk to @cut that stopped above @split (at a hole, damage, or
+	 * the range's one block) stopped on a pointer the walk to the last
+	 * block takes too: nothing else is in the range, and that walk is
+	 * not needed.
 	 */
 	top = min(split, first.level);
 	changed = ext2hole_free_side(inode, &first, cut, err, top, true, run);
