@@ -1631,60 +1631,32 @@ static bool ext2hole_free_subtree(struct inode *inode, __le32 *p, int height,
 }
 
 /*
- * First logical block of the subtree under i_data[@i], and in *@height
- * its levels of indirection.
- */
-static u64 ext2hole_root_subtree(struct super_block *sb, int i, int *height)
-{
-	u64 apb = ext2hole_apb(sb);
-
-	if (i < EXT2HOLE_NDIR_BLOCKS) {
-		*height = 0;
-		return i;
-	}
-	*height = i - EXT2HOLE_IND_BLOCK + 1;
-	switch (i) {
-	case EXT2HOLE_IND_BLOCK:
-		return EXT2HOLE_NDIR_BLOCKS;
-	case EXT2HOLE_DIND_BLOCK:
-		return EXT2HOLE_NDIR_BLOCKS + apb;
-	default:
-		return EXT2HOLE_NDIR_BLOCKS + apb + apb * apb;
-	}
-}
-
-/*
  * Free the whole subtrees under pointers [@from, @to) of the array at
- * level @l of @br, the walk to @iblock (i_data at level 0).  Returns
- * whether a pointer changed.
+ * level @l of @br, the walk to @iblock (i_data at level 0, whose pointers
+ * have subtrees of every height).  Returns whether a pointer changed.
  */
 static bool ext2hole_free_slice(struct inode *inode,
 				const struct ext2hole_branch *br, u64 iblock,
 				int l, int from, int to,
 				struct ext2hole_free_run *run)
 {
-	struct super_block *sb = inode->i_sb;
-	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
+	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
 	int height = br->depth - 1 - l, i;
 	bool changed = false;
-	u64 base = 0, span, start;
-	__le32 *arr;
+	u64 start = 0, span;
+	__le32 *arr = EXT2HOLE_I(inode)->i_data;
 
 	if (l) {
 		arr = (__le32 *)br->chain[l].bh->b_data;
-		base = ext2hole_subtree(inode, iblock, br->depth, l, &span);
-	} else {
-		arr = EXT2HOLE_I(inode)->i_data;
+		start = ext2hole_subtree(inode, iblock, br->depth, l, &span);
 	}
-	for (i = from; i < to; i++) {
-		if (!arr[i])
-			continue;
-		if (l)
-			start = base + ((u64)i << (height * bits));
-		else
-			start = ext2hole_root_subtree(sb, i, &height);
-		changed |= ext2hole_free_subtree(inode, &arr[i], height, start,
-						 run);
+	for (i = 0; i < to; i++, start += 1ULL << (height * bits)) {
+		if (!l)
+			height = i < EXT2HOLE_IND_BLOCK ? 0 :
+				 i - EXT2HOLE_IND_BLOCK + 1;
+		if (i >= from && arr[i])
+			changed |= ext2hole_free_subtree(inode, &arr[i], height,
+							 start, run);
 	}
 	return changed;
 }
