@@ -753,8 +753,8 @@ fail:
  * into an indirect block is checked with ext2hole_data_blocks_valid()
  * first.  A walk that fails on a pointer in %EXT2HOLE_WALK_FREE mode
  * stops there: br->level is the level of the bad or unreadable pointer.
- * On success (in %EXT2HOLE_WALK_FREE mode, unless -EFBIG) the caller
- * drops the chain's references with ext2hole_put_branch().
+ * On success (in %EXT2HOLE_WALK_FREE mode, on any return but -EFBIG)
+ * the caller drops the chain's references with ext2hole_put_branch().
  *
  * Return: 0; -EFBIG beyond what the map can address (nothing reported).
  * Locked and freeing: -EFSCORRUPTED for a bad pointer, -EIO when an
