@@ -369,7 +369,8 @@ struct ext2hole_indirect {
  *	indirect blocks
  * @depth: levels of the path (1 .. 4)
  * @level: where the walk stopped: the first zero pointer (a hole), or
- *	@depth - 1 (mapped)
+ *	@depth - 1 (mapped); a %EXT2HOLE_WALK_FREE walk that failed: the
+ *	bad or unreadable pointer
  * @count: mapped: the run of blocks contiguous on disk from
  *	chain[@level].nr; 0 for a hole
  * @seq: lock-free walks: the i_map_seq count the walk was verified with
@@ -386,6 +387,7 @@ struct ext2hole_branch {
 enum ext2hole_walk_mode {
 	EXT2HOLE_WALK_LOCKED,		/* under i_map_mutex; damage reported */
 	EXT2HOLE_WALK_LOCKFREE,		/* checked against i_map_seq; silent */
+	EXT2HOLE_WALK_FREE,		/* locked, for freeing: chain kept on failure */
 };
 
 /* Does the branch end in a mapped block (else in a hole)? */

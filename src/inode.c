@@ -658,58 +658,29 @@ static bool ext2hole_branch_current(struct inode *inode,
 	return !read_seqcount_retry(&ei->i_map_seq, br->seq);
 }
 
-/**
- * ext2hole_get_branch - walk the block map to a logical block
- * @inode: an inode with a block map
- * @iblock: the logical block
- * @max: how many blocks a mapped run may have (at least 1; bounded here
- *	by the end of the pointer array holding the first)
- * @mode: %EXT2HOLE_WALK_LOCKED: the caller holds i_map_mutex, and damage
- *	and read errors are reported; %EXT2HOLE_WALK_LOCKFREE: without the
- *	mutex, checked against i_map_seq (see above ext2hole_set_ptr()),
- *	and nothing is reported
- * @br: out: the chain, from i_data down to where the walk stopped
- *
- * The walk stops at the first zero pointer (a hole; br->level is its
- * level) or at the data block's pointer (br->level = br->depth - 1), and
- * then measures the mapped run: the pointers after it in the same array
- * that name the following blocks on disk, checked against the
- * filesystem's metadata in one step (br->count).  Every pointer followed
- * into an indirect block is checked with ext2hole_data_blocks_valid()
- * first.  On success the caller drops the chain's references with
- * ext2hole_put_branch().
- *
- * Return: 0; -EFBIG beyond what the map can address (nothing reported).
- * Locked: -EFSCORRUPTED for a bad pointer, -EIO when an indirect block
- * cannot be read.  Lock-free: -EAGAIN when the walk is not verified (a
- * change raced, or it met a bad pointer or a read error, which a locked
- * walk reports only if it is really in the map).
+/*
+ * The walk of ext2hole_get_branch() from chain level @level down: br->depth
+ * and br->offsets are set, and so are br->chain[0 .. @level - 1] and
+ * br->chain[@level].bh (NULL at level 0), each indirect block with a
+ * reference the walk now owns (and drops on failure, except in
+ * %EXT2HOLE_WALK_FREE mode).
  */
-int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
-			enum ext2hole_walk_mode mode,
-			struct ext2hole_branch *br)
+static int ext2hole_walk(struct inode *inode, u64 iblock, unsigned long max,
+			 enum ext2hole_walk_mode mode, struct ext2hole_branch *br,
+			 int level)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	bool lockfree = mode == EXT2HOLE_WALK_LOCKFREE;
-	struct buffer_head *bh = NULL;
-	int level, err;
+	bool freeing = mode == EXT2HOLE_WALK_FREE;
+	struct buffer_head *bh = br->chain[level].bh;
+	int err;
 	__le32 *p;
 	u32 nr;
 
-	br->depth = ext2hole_block_to_path(inode, iblock, br->offsets);
-	if (!br->depth)
-		return -EFBIG;
-	if (lockfree) {
-		br->seq = raw_read_seqcount(&ei->i_map_seq);
-		if (br->seq & 1)
-			return -EAGAIN;
-	} else {
-		lockdep_assert_held(&ei->i_map_mutex);
-	}
 	br->count = 0;
-	p = ei->i_data + br->offsets[0];
-	for (level = 0; ; level++) {
+	p = (bh ? (__le32 *)bh->b_data : ei->i_data) + br->offsets[level];
+	for (; ; level++) {
 		nr = le32_to_cpu(READ_ONCE(*p));
 		br->chain[level].p = p;
 		br->chain[level].bh = bh;
@@ -721,7 +692,11 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 			goto bad;
 		bh = ext2hole_bread(sb, nr);
 		if (!bh) {
-			if (!lockfree)
+			/* freeing: the blocks under it leak, e2fsck must run */
+			if (freeing)
+				ext2hole_error(sb, "inode %lu: cannot read indirect block %u at logical %llu (level %d), blocks leaked",
+					       inode->i_ino, nr, iblock, level);
+			else if (!lockfree)
 				ext2hole_msg(sb, KERN_ERR,
 					     "inode %lu: cannot read indirect block %u at logical %llu (level %d)",
 					     inode->i_ino, nr, iblock, level);
@@ -744,12 +719,67 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 
 bad:
 	if (!lockfree)
-		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)",
-			       inode->i_ino, nr, iblock, level);
+		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (level %d)%s",
+			       inode->i_ino, nr, iblock, level,
+			       freeing ? ", dropped" : "");
 	err = -EFSCORRUPTED;
 fail:
+	if (freeing)
+		return err;
 	ext2hole_put_branch(br);
 	return lockfree ? -EAGAIN : err;
+}
+
+/**
+ * ext2hole_get_branch - walk the block map to a logical block
+ * @inode: an inode with a block map
+ * @iblock: the logical block
+ * @max: how many blocks a mapped run may have (at least 1; bounded here
+ *	by the end of the pointer array holding the first)
+ * @mode: %EXT2HOLE_WALK_LOCKED: the caller holds i_map_mutex, and damage
+ *	and read errors are reported; %EXT2HOLE_WALK_LOCKFREE: without the
+ *	mutex, checked against i_map_seq (see above ext2hole_set_ptr()),
+ *	and nothing is reported; %EXT2HOLE_WALK_FREE: as locked, for
+ *	ext2hole_free_range(), which drops a bad pointer and leaks what lies
+ *	under an unreadable indirect block (both reported as errors here),
+ *	and the chain is kept on failure too
+ * @br: out: the chain, from i_data down to where the walk stopped
+ *
+ * The walk stops at the first zero pointer (a hole; br->level is its
+ * level) or at the data block's pointer (br->level = br->depth - 1), and
+ * then measures the mapped run: the pointers after it in the same array
+ * that name the following blocks on disk, checked against the
+ * filesystem's metadata in one step (br->count).  Every pointer followed
+ * into an indirect block is checked with ext2hole_data_blocks_valid()
+ * first.  A walk that fails on a pointer in %EXT2HOLE_WALK_FREE mode
+ * stops there: br->level is the level of the bad or unreadable pointer.
+ * On success (in %EXT2HOLE_WALK_FREE mode, on any return but -EFBIG)
+ * the caller drops the chain's references with ext2hole_put_branch().
+ *
+ * Return: 0; -EFBIG beyond what the map can address (nothing reported).
+ * Locked and freeing: -EFSCORRUPTED for a bad pointer, -EIO when an
+ * indirect block cannot be read.  Lock-free: -EAGAIN when the walk is not
+ * verified (a change raced, or it met a bad pointer or a read error,
+ * which a locked walk reports only if it is really in the map).
+ */
+int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
+			enum ext2hole_walk_mode mode,
+			struct ext2hole_branch *br)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	br->depth = ext2hole_block_to_path(inode, iblock, br->offsets);
+	if (!br->depth)
+		return -EFBIG;
+	if (mode == EXT2HOLE_WALK_LOCKFREE) {
+		br->seq = raw_read_seqcount(&ei->i_map_seq);
+		if (br->seq & 1)
+			return -EAGAIN;
+	} else {
+		lockdep_assert_held(&ei->i_map_mutex);
+	}
+	br->chain[0].bh = NULL;
+	return ext2hole_walk(inode, iblock, max, mode, br, 0);
 }
 
 /*
@@ -1530,73 +1560,277 @@ static void ext2hole_run_add(struct inode *inode, struct ext2hole_free_run *run,
 }
 
 /*
- * Free what lies in logical blocks [@cut, @end) in the subtree under
- * pointer *@p, of @height levels of indirection (0: *@p is a data block),
- * whose first logical block is @start.  Indirect blocks left empty are
- * freed too.  Sets *@dirty when *@p changed.  Under i_map_mutex.
+ * The indirect block @bh, named by *@p and covering logical blocks
+ * [@start, @start + @span), once the part of the range under it is freed
+ * (@changed: whether any of its pointers changed): left empty, it is
+ * freed too, its pointer cleared first; else a change is written.  Drops
+ * the caller's reference on @bh.  Returns whether *@p changed.
  */
-static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
-				 u64 start, u64 cut, u64 end,
-				 struct ext2hole_free_run *run, bool *dirty)
+static bool ext2hole_release_indirect(struct inode *inode, __le32 *p,
+				      struct buffer_head *bh, u64 start,
+				      u64 span, bool changed,
+				      struct ext2hole_free_run *run)
+{
+	unsigned long nr = bh->b_blocknr;
+
+	if (!memchr_inv(bh->b_data, 0, inode->i_sb->s_blocksize)) {
+		ext2hole_set_ptr(inode, p, 0);
+		ext2hole_forget_meta(inode->i_sb, bh);
+		/* delayed blocks outside the range freed may still need it */
+		ext2hole_delay_rereserve(inode, start, span);
+		ext2hole_run_add(inode, run, nr);
+		return true;
+	}
+	if (changed) {
+		ext2hole_dirty_meta_inode(bh, inode);
+		if (IS_SYNC(inode))
+			sync_dirty_buffer(bh);
+	}
+	brelse(bh);
+	return false;
+}
+
+/*
+ * Free the whole subtree under pointer *@p, of @height levels of
+ * indirection (0: *@p is a data block), whose first logical block is
+ * @start; the range being freed covers all of it.  No walk went down
+ * here, so each pointer is checked before it is followed: a bad one is
+ * reported and dropped, an indirect block that cannot be read reported
+ * and kept (what lies under it leaks).  Returns whether *@p changed.
+ * Under i_map_mutex; recursive, at most 3 deep.
+ */
+static bool ext2hole_free_subtree(struct inode *inode, __le32 *p, int height,
+				  u64 start, struct ext2hole_free_run *run)
 {
 	struct super_block *sb = inode->i_sb;
 	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
 	unsigned long apb = ext2hole_apb(sb), i;
-	u64 span = 1ULL << (height * bits), child_span;
+	u64 span = 1ULL << (height * bits);
 	u32 nr = le32_to_cpu(*p);
 	struct buffer_head *bh;
-	bool child_dirty = false, empty = true;
+	bool changed = false;
 	__le32 *ind;
 
-	if (!nr || start + span <= cut || start >= end)
-		return;
+	if (!nr)
+		return false;
 	if (!ext2hole_data_blocks_valid(sb, nr, 1)) {
 		ext2hole_error(sb, "inode %lu: bad block %u at logical %llu (height %d), dropped",
 			       inode->i_ino, nr, start, height);
 		ext2hole_set_ptr(inode, p, 0);
 		if (height)
 			ext2hole_delay_rereserve(inode, start, span);
-		*dirty = true;
-		return;
+		return true;
 	}
 	if (!height) {
 		/* cleared before it can be freed: see ext2hole_set_ptr() */
 		ext2hole_set_ptr(inode, p, 0);
 		ext2hole_run_add(inode, run, nr);
-		*dirty = true;
-		return;
+		return true;
 	}
-
 	bh = ext2hole_bread(sb, nr);
 	if (!bh) {
-		ext2hole_error(sb, "inode %lu: cannot read indirect block %u, blocks leaked",
-			       inode->i_ino, nr);
-		return;
+		ext2hole_error(sb, "inode %lu: cannot read indirect block %u at logical %llu (height %d), blocks leaked",
+			       inode->i_ino, nr, start, height);
+		return false;
 	}
 	ind = (__le32 *)bh->b_data;
-	child_span = span >> bits;
-	for (i = 0; i < apb; i++) {
-		ext2hole_free_branch(inode, &ind[i], height - 1,
-				     start + i * child_span, cut, end, run,
-				     &child_dirty);
+	for (i = 0; i < apb; i++)
 		if (ind[i])
-			empty = false;
+			changed |= ext2hole_free_subtree(inode, &ind[i], height - 1,
+							 start + ((u64)i << ((height - 1) * bits)),
+							 run);
+	return ext2hole_release_indirect(inode, p, bh, start, span, changed, run);
+}
+
+/*
+ * Free the whole subtrees under pointers [@from, @to) of the array at
+ * level @l of @br, the walk to @iblock (i_data at level 0, whose pointers
+ * have subtrees of every height).  Returns whether a pointer changed.
+ */
+static bool ext2hole_free_slice(struct inode *inode,
+				const struct ext2hole_branch *br, u64 iblock,
+				int l, int from, int to,
+				struct ext2hole_free_run *run)
+{
+	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
+	int height = br->depth - 1 - l, i;
+	bool changed = false;
+	u64 start = 0, span;
+	__le32 *arr = EXT2HOLE_I(inode)->i_data;
+
+	if (l) {
+		arr = (__le32 *)br->chain[l].bh->b_data;
+		start = ext2hole_subtree(inode, iblock, br->depth, l, &span);
 	}
-	if (empty) {
-		ext2hole_set_ptr(inode, p, 0);
-		ext2hole_forget_meta(sb, bh);
-		/* delayed blocks outside [@cut, @end) may still need it */
+	for (i = 0; i < to; i++, start += 1ULL << (height * bits)) {
+		if (!l)
+			height = i < EXT2HOLE_IND_BLOCK ? 0 :
+				 i - EXT2HOLE_IND_BLOCK + 1;
+		if (i >= from && arr[i])
+			changed |= ext2hole_free_subtree(inode, &arr[i], height,
+							 start, run);
+	}
+	return changed;
+}
+
+/*
+ * The pointer where @br, the walk to @iblock that returned @err, stopped:
+ * the data block of @iblock is freed, a bad pointer (the walk reported it)
+ * dropped; a hole and an unreadable indirect block (reported, what lies
+ * under it leaks) stay.  Returns whether the pointer changed.
+ */
+static bool ext2hole_free_stop(struct inode *inode,
+			       const struct ext2hole_branch *br, u64 iblock,
+			       int err, struct ext2hole_free_run *run)
+{
+	const struct ext2hole_indirect *at = &br->chain[br->level];
+	u64 start, span;
+
+	if (!at->nr || err == -EIO)
+		return false;
+	/* cleared before it can be freed: see ext2hole_set_ptr() */
+	ext2hole_set_ptr(inode, at->p, 0);
+	if (!err) {
+		ext2hole_run_add(inode, run, at->nr);
+	} else if (br->level < br->depth - 1) {
+		start = ext2hole_subtree(inode, iblock, br->depth,
+					 br->level + 1, &span);
 		ext2hole_delay_rereserve(inode, start, span);
-		ext2hole_run_add(inode, run, nr);
-		*dirty = true;
+	}
+	return true;
+}
+
+/*
+ * The indirect block at level @l (1 ..) of @br, the walk to @iblock, once
+ * the part of the range under it is freed (@changed: whether any of its
+ * pointers changed): see ext2hole_release_indirect(), which takes the
+ * chain's reference.  Returns whether the pointer to it changed.
+ */
+static bool ext2hole_release_chain(struct inode *inode,
+				   struct ext2hole_branch *br, u64 iblock,
+				   int l, bool changed,
+				   struct ext2hole_free_run *run)
+{
+	u64 start, span;
+
+	start = ext2hole_subtree(inode, iblock, br->depth, l, &span);
+	changed = ext2hole_release_indirect(inode, br->chain[l - 1].p,
+					    br->chain[l].bh, start, span,
+					    changed, run);
+	br->chain[l].bh = NULL;
+	return changed;
+}
+
+/*
+ * One end of the range being freed: @br, the walk to @iblock that
+ * returned @err, below level @top (where the walk to the other end takes
+ * another pointer of the same array, or the range has no other end).
+ * Frees the pointer where the walk stopped and, at each level below @top,
+ * the subtrees beside the chain inside the range: after it (@after, the
+ * range starts at @iblock) or before it (the range ends with @iblock);
+ * the chain's indirect blocks left empty are freed, bottom up.  Returns
+ * whether a pointer of the array at level @top changed.
+ */
+static bool ext2hole_free_side(struct inode *inode, struct ext2hole_branch *br,
+			       u64 iblock, int err, int top, bool after,
+			       struct ext2hole_free_run *run)
+{
+	int apb = ext2hole_apb(inode->i_sb);
+	bool changed = ext2hole_free_stop(inode, br, iblock, err, run);
+	int l;
+
+	for (l = br->level; l > top; l--) {
+		if (after)
+			changed |= ext2hole_free_slice(inode, br, iblock, l,
+						       br->offsets[l] + 1, apb,
+						       run);
+		else
+			changed |= ext2hole_free_slice(inode, br, iblock, l, 0,
+						       br->offsets[l], run);
+		changed = ext2hole_release_chain(inode, br, iblock, l, changed,
+						 run);
+	}
+	return changed;
+}
+
+/*
+ * Under i_map_mutex: the %EXT2HOLE_WALK_FREE walk to @iblock, whose path
+ * (br->depth, br->offsets, set by the caller) agrees with that of @from
+ * at levels 0 .. @level - 1, where @from went down: the chain above
+ * @level is @from's (with a reference of its own on each indirect
+ * block), and the walk goes on from the array at @level.
+ */
+static int ext2hole_walk_on(struct inode *inode, u64 iblock,
+			    const struct ext2hole_branch *from, int level,
+			    struct ext2hole_branch *br)
+{
+	int l;
+
+	lockdep_assert_held(&EXT2HOLE_I(inode)->i_map_mutex);
+	for (l = 0; l <= level; l++) {
+		br->chain[l] = from->chain[l];
+		if (br->chain[l].bh)
+			get_bh(br->chain[l].bh);
+	}
+	return ext2hole_walk(inode, iblock, 1, EXT2HOLE_WALK_FREE, br, level);
+}
+
+/*
+ * Free logical blocks [@cut, @end) of the map, under i_map_mutex, the way
+ * ext2's truncate and ext4's ext4_ind_remove_space() do.  The walks to
+ * the first and the last block of the range (ext2hole_get_branch(), which
+ * checks and reports every pointer it follows) give the chains of
+ * indirect blocks partly in the range, shared from i_data down to the
+ * level @split where their paths part (a range that runs to the end of
+ * the map has no last block: its one chain parts at level 0 from the end
+ * of i_data).  Everything else in the range is a whole subtree beside a
+ * chain below @split, or between the two chains in the array at @split,
+ * and is freed by ext2hole_free_subtree().  Indirect blocks left empty
+ * are freed, each chain's bottom up, the shared ones, from @split up,
+ * last.
+ */
+static void ext2hole_free_map(struct inode *inode, u64 cut, u64 end,
+			      struct ext2hole_free_run *run)
+{
+	struct ext2hole_branch first, last;
+	int err, split = 0, top, l, to;
+	bool changed;
+
+	err = ext2hole_get_branch(inode, cut, 1, EXT2HOLE_WALK_FREE, &first);
+	if (err == -EFBIG)
 		return;
+	last.depth = end == U64_MAX ? 0 :
+		     ext2hole_block_to_path(inode, end - 1, last.offsets);
+	if (last.depth)
+		while (split < min(first.depth, last.depth) &&
+		       first.offsets[split] == last.offsets[split])
+			split++;
+	/*
+	 * A walk to @cut that stopped above @split (at a hole, damage, or
+	 * the range's one block) stopped on a pointer the walk to the last
+	 * block takes too: nothing else is in the range, and that walk is
+	 * not needed.
+	 */
+	top = min(split, first.level);
+	changed = ext2hole_free_side(inode, &first, cut, err, top, true, run);
+	if (top == split) {
+		to = EXT2HOLE_N_BLOCKS;
+		if (last.depth) {
+			err = ext2hole_walk_on(inode, end - 1, &first, split,
+					       &last);
+			changed |= ext2hole_free_side(inode, &last, end - 1, err,
+						      split, false, run);
+			ext2hole_put_branch(&last);
+			to = last.offsets[split];
+		}
+		changed |= ext2hole_free_slice(inode, &first, cut, split,
+					       first.offsets[split] + 1, to,
+					       run);
 	}
-	if (child_dirty) {
-		ext2hole_dirty_meta_inode(bh, inode);
-		if (IS_SYNC(inode))
-			sync_dirty_buffer(bh);
-	}
-	brelse(bh);
+	for (l = top; l > 0; l--)
+		changed = ext2hole_release_chain(inode, &first, cut, l, changed,
+						 run);
+	ext2hole_put_branch(&first);
 }
 
 /**
@@ -1607,21 +1841,17 @@ static void ext2hole_free_branch(struct inode *inode, __le32 *p, int height,
  *
  * Data and indirect blocks at every level, through ext2hole_free_blocks();
  * indirect blocks that become empty are freed, partial ones get their
- * pointers in the range zeroed.  Truncation and punching a hole
- * (falloc.c) both come here.  The page cache over the range must already
- * be gone and no writeback of it in flight.  Quota reserved for delayed
- * blocks in the range is given back, and an indirect block freed while
- * delayed blocks outside the range lie under it is reserved again.  Marks
- * the inode dirty.
+ * pointers in the range zeroed (ext2hole_free_map()).  Truncation and
+ * punching a hole (falloc.c) both come here.  The page cache over the
+ * range must already be gone and no writeback of it in flight.  Quota
+ * reserved for delayed blocks in the range is given back, and an indirect
+ * block freed while delayed blocks outside the range lie under it is
+ * reserved again.  Marks the inode dirty.
  */
 void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 {
-	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
-	u64 apb = ext2hole_apb(sb);
 	struct ext2hole_free_run run = { 0, 0 };
-	bool dirty = false;
-	int i;
 
 	if (!ext2hole_has_block_map(inode) || cut >= end)
 		return;
@@ -1634,16 +1864,7 @@ void ext2hole_free_range(struct inode *inode, u64 cut, u64 end)
 	 * accounting of the indirect blocks reads.
 	 */
 	ext2hole_delay_release(inode, cut, end);
-	for (i = 0; i < EXT2HOLE_NDIR_BLOCKS; i++)
-		ext2hole_free_branch(inode, &ei->i_data[i], 0, i, cut, end,
-				     &run, &dirty);
-	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_IND_BLOCK], 1,
-			     EXT2HOLE_NDIR_BLOCKS, cut, end, &run, &dirty);
-	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_DIND_BLOCK], 2,
-			     EXT2HOLE_NDIR_BLOCKS + apb, cut, end, &run, &dirty);
-	ext2hole_free_branch(inode, &ei->i_data[EXT2HOLE_TIND_BLOCK], 3,
-			     EXT2HOLE_NDIR_BLOCKS + apb + apb * apb, cut, end,
-			     &run, &dirty);
+	ext2hole_free_map(inode, cut, end, &run);
 	ext2hole_run_flush(inode, &run);
 	/* after the pointers: a walk that read one may still find the entry */
 	ext2hole_pending_forget(inode, cut, end);

@@ -229,7 +229,7 @@ void ext2hole_forget_meta(struct super_block *sb, struct buffer_head *bh)
  *
  * Called by ext2hole_free_blocks() before the bitmap lets the blocks go,
  * for every freed block, whatever held it: an indirect block (already
- * forgotten by ext2hole_free_branch()), an xattr block, or a data block of
+ * forgotten by ext2hole_free_range()), an xattr block, or a data block of
  * a quota file, which ext2hole_quota_write() wrote through the block
  * device.  Only pinned buffers are looked at.
  */
