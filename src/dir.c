@@ -233,6 +233,25 @@ static int ext2hole_prepare_chunk(struct page *page, loff_t pos,
 }
 
 /*
+ * Prepare the chunk a new entry or a whole block goes to, in the locked
+ * page @page; on failure unlock and release the page and, for an @append
+ * at i_size, free what the failed allocation (ENOSPC...) left past it.
+ */
+static int ext2hole_prepare_fill(struct inode *dir, struct page *page,
+				 loff_t pos, unsigned int len, bool append)
+{
+	int err = ext2hole_prepare_chunk(page, pos, len);
+
+	if (err) {
+		unlock_page(page);
+		ext2hole_put_dir_page(page);
+		if (append)
+			ext2hole_write_failed(dir->i_mapping, pos + len);
+	}
+	return err;
+}
+
+/*
  * ext2hole_commit_chunk - finish a change made after ext2hole_prepare_chunk()
  *
  * Dirties the buffers, grows i_size when the chunk was appended, unlocks
@@ -537,15 +556,9 @@ int ext2hole_write_entry(struct inode *dir, struct page *page,
 		     ((char *)de - (char *)page_address(page));
 	int err;
 
-	err = ext2hole_prepare_chunk(page, pos, rec_len);
-	if (err) {
-		unlock_page(page);
-		ext2hole_put_dir_page(page);
-		/* Free what a failed append (ENOSPC...) allocated past i_size. */
-		if (append)
-			ext2hole_write_failed(dir->i_mapping, pos + rec_len);
+	err = ext2hole_prepare_fill(dir, page, pos, rec_len, append);
+	if (err)
 		return err;
-	}
 	if (append) {
 		memset(de, 0, chunk);
 		de->rec_len = cpu_to_le16(chunk);
@@ -583,14 +596,9 @@ int ext2hole_dir_write_block(struct inode *dir, u32 block, const void *src)
 	if (IS_ERR(page))
 		return PTR_ERR(page);
 	lock_page(page);
-	err = ext2hole_prepare_chunk(page, pos, bs);
-	if (err) {
-		unlock_page(page);
-		ext2hole_put_dir_page(page);
-		if (append)
-			ext2hole_write_failed(dir->i_mapping, pos + bs);
+	err = ext2hole_prepare_fill(dir, page, pos, bs, append);
+	if (err)
 		return err;
-	}
 	memcpy((char *)page_address(page) + (pos & ~PAGE_MASK), src, bs);
 	err = ext2hole_commit_chunk(page, pos, bs);
 	ext2hole_put_dir_page(page);

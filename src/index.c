@@ -485,7 +485,43 @@ static int ext2hole_dx_insert_leaf(struct inode *dir, u32 block,
 	return EXT2HOLE_DX_FULL;
 }
 
-/* A live entry of a leaf being split: its hash, where it is, its size. */
+/* Entries that fit in a dx_node of @dir. */
+static inline unsigned int ext2hole_dx_node_limit(struct inode *dir)
+{
+	return (ext2hole_chunk_size(dir) - EXT2HOLE_DX_NODE_ENTRIES_OFFS) /
+	       sizeof(struct ext2hole_dx_entry);
+}
+
+/* Set the count of the dx entry array @e (its limit stays). */
+static inline void ext2hole_dx_set_count(struct ext2hole_dx_entry *e,
+					 unsigned int count)
+{
+	((struct ext2hole_dx_countlimit *)e)->count = cpu_to_le16(count);
+}
+
+/*
+ * Rewrite the index block of @frame with the dx entry (@hash, @block)
+ * inserted right after frame->at, built in the block-sized buffer @buf.
+ * The caller made sure the block has room.
+ */
+static int ext2hole_dx_add_entry(struct inode *dir,
+				 const struct ext2hole_dx_frame *frame,
+				 u32 hash, u32 block, char *buf)
+{
+	unsigned int at = frame->at - frame->entries;
+	struct ext2hole_dx_entry *e;
+
+	memcpy(buf, frame->addr, ext2hole_chunk_size(dir));
+	e = (struct ext2hole_dx_entry *)(buf + ((char *)frame->entries -
+						frame->addr));
+	memmove(&e[at + 2], &e[at + 1], (frame->count - at - 1) * sizeof(*e));
+	e[at + 1].hash = cpu_to_le32(hash);
+	e[at + 1].block = cpu_to_le32(block);
+	ext2hole_dx_set_count(e, frame->count + 1);
+	return ext2hole_dir_write_block(dir, frame->block, buf);
+}
+
+/* A live entry of a leaf being cut: its hash, where it is, its size. */
 struct ext2hole_dx_map {
 	u32 hash;
 	u16 offs;
@@ -499,23 +535,6 @@ static int ext2hole_dx_map_cmp(const void *a, const void *b)
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
 	return x->offs < y->offs ? -1 : x->offs > y->offs;
-}
-
-/* Pack the entries @map[0..@n) of @leaf into the block @to. */
-static void ext2hole_dx_pack(const char *leaf, const struct ext2hole_dx_map *map,
-			     unsigned int n, char *to, unsigned int bs)
-{
-	struct ext2hole_dir_entry *de = NULL;
-	unsigned int i, offs = 0;
-
-	for (i = 0; i < n; i++) {
-		de = (struct ext2hole_dir_entry *)(to + offs);
-		memcpy(de, leaf + map[i].offs, map[i].size);
-		de->rec_len = cpu_to_le16(map[i].size);
-		offs += map[i].size;
-	}
-	/* The last entry covers the rest of the block. */
-	de->rec_len = cpu_to_le16(bs - offs + map[n - 1].size);
 }
 
 /*
@@ -547,6 +566,116 @@ static unsigned int ext2hole_dx_split_point(const struct ext2hole_dx_map *map,
 }
 
 /*
+ * The leaf splitter: a directory block whose names are cut in two by
+ * hash, for a leaf split (ext2hole_dx_split()) and for a directory being
+ * indexed (ext2hole_dx_make_indexed()), as the ext4 driver's do_split()
+ * serves both.  ext2hole_dx_cut_start() copies the block,
+ * ext2hole_dx_cut_map() hashes and sorts its names and picks the cut,
+ * ext2hole_dx_cut_write() packs one half into a block; the caller orders
+ * the writes so that every name stays reachable, and releases the cut
+ * with ext2hole_dx_cut_end() whatever happened.
+ */
+struct ext2hole_dx_cut {
+	char *leaf;			/* a copy of the block being cut */
+	char *buf;			/* block-sized: a half, or an index block */
+	struct ext2hole_dx_map *map;	/* its live entries, by hash */
+	unsigned int n;			/* entries in @map */
+	unsigned int split;		/* the first entry of the upper half */
+	u32 hash;			/* the upper half's index entry */
+};
+
+/* Copy directory block @block into @cut.  Return: 0 or a negative error. */
+static int ext2hole_dx_cut_start(struct inode *dir, struct ext2hole_dx_cut *cut,
+				 u32 block)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	struct page *page;
+	char *addr;
+	bool ok;
+
+	cut->leaf = kmalloc(2 * bs, GFP_NOFS);
+	cut->buf = cut->leaf ? cut->leaf + bs : NULL;
+	cut->map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1),
+				 sizeof(*cut->map), GFP_NOFS);
+	if (!cut->leaf || !cut->map)
+		return -ENOMEM;
+	addr = ext2hole_dx_read_block(dir, block, &page, &ok);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	memcpy(cut->leaf, addr, bs);
+	ext2hole_put_dir_page(page);
+	return ok ? 0 : -EFSCORRUPTED;
+}
+
+static void ext2hole_dx_cut_end(struct ext2hole_dx_cut *cut)
+{
+	kfree(cut->map);
+	kfree(cut->leaf);
+}
+
+/*
+ * Hash the live entries of the copied block from offset @from on (hash
+ * @version, unsigned variant included), sort them by hash and pick the
+ * cut.
+ *
+ * Return: 0, EXT2HOLE_DX_FULL when there are fewer than two names, or
+ * -EFSCORRUPTED when a name cannot be hashed.
+ */
+static int ext2hole_dx_cut_map(struct inode *dir, struct ext2hole_dx_cut *cut,
+			       unsigned int from, unsigned int version)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
+	unsigned int bs = ext2hole_chunk_size(dir);
+	struct ext2hole_dx_map *map = cut->map;
+	struct ext2hole_dir_entry *de;
+	unsigned int offs, n = 0;
+
+	for (offs = from; offs < bs; offs += ext2hole_rec_len(de)) {
+		de = (struct ext2hole_dir_entry *)(cut->leaf + offs);
+		if (!de->inode)
+			continue;
+		map[n].offs = offs;
+		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
+		if (ext2hole_dx_hash(de->name, de->name_len, version,
+				     sbi->s_hash_seed, &map[n].hash))
+			return -EFSCORRUPTED;
+		n++;
+	}
+	if (n < 2)
+		return EXT2HOLE_DX_FULL;
+	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
+	cut->n = n;
+	cut->split = ext2hole_dx_split_point(map, n, &cut->hash);
+	return 0;
+}
+
+/*
+ * Write the @upper (or lower) half of @cut to directory block @block
+ * (appended when it is the directory's size in blocks): its entries
+ * packed in hash order, the last one covering the rest of the block.
+ */
+static int ext2hole_dx_cut_write(struct inode *dir, struct ext2hole_dx_cut *cut,
+				 bool upper, u32 block)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	unsigned int i = upper ? cut->split : 0;
+	unsigned int end = upper ? cut->n : cut->split;
+	const struct ext2hole_dx_map *map = cut->map;
+	struct ext2hole_dir_entry *de = NULL;
+	unsigned int offs = 0;
+
+	memset(cut->buf, 0, bs);
+	for (; i < end; i++) {
+		de = (struct ext2hole_dir_entry *)(cut->buf + offs);
+		memcpy(de, cut->leaf + map[i].offs, map[i].size);
+		de->rec_len = cpu_to_le16(map[i].size);
+		offs += map[i].size;
+	}
+	de->rec_len = cpu_to_le16(bs - offs + map[end - 1].size);
+	return ext2hole_dir_write_block(dir, block, cut->buf);
+}
+
+/*
  * ext2hole_dx_split - split the full leaf @path points at
  * @dir: the directory
  * @path: from ext2hole_dx_probe(), still held
@@ -565,61 +694,20 @@ static unsigned int ext2hole_dx_split_point(const struct ext2hole_dx_map *map,
  */
 static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
 {
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
 	struct ext2hole_dx_frame *frame = &path->frame[path->levels - 1];
-	unsigned int bs = ext2hole_chunk_size(dir);
 	u32 leaf = ext2hole_dx_block(frame->at);
 	u32 newblk = dir->i_size >> dir->i_blkbits;
-	struct ext2hole_dx_entry *e;
-	struct ext2hole_dx_map *map;
-	unsigned int n = 0, split, at, offs;
-	struct ext2hole_dir_entry *de;
-	struct ext2hole_dx_countlimit *cl;
-	struct page *page;
-	char *buf, *addr;
-	u32 hash;
-	bool ok;
+	struct ext2hole_dx_cut cut;
 	int err;
 
-	buf = kmalloc(3 * bs, GFP_NOFS);
-	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
-			    GFP_NOFS);
-	err = -ENOMEM;
-	if (!buf || !map)
+	err = ext2hole_dx_cut_start(dir, &cut, leaf);
+	if (!err)
+		err = ext2hole_dx_cut_map(dir, &cut, 0, path->version);
+	if (err)
 		goto out;
-
-	addr = ext2hole_dx_read_block(dir, leaf, &page, &ok);
-	if (IS_ERR(addr)) {
-		err = PTR_ERR(addr);
-		goto out;
-	}
-	memcpy(buf, addr, bs);
-	ext2hole_put_dir_page(page);
-	err = -EFSCORRUPTED;
-	if (!ok)
-		goto out;
-	for (offs = 0; offs < bs; offs += ext2hole_rec_len(de)) {
-		de = (struct ext2hole_dir_entry *)(buf + offs);
-		if (!de->inode)
-			continue;
-		map[n].offs = offs;
-		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
-		if (ext2hole_dx_hash(de->name, de->name_len, path->version,
-				     sbi->s_hash_seed, &map[n].hash))
-			goto out;
-		n++;
-	}
-	err = EXT2HOLE_DX_FULL;
-	if (n < 2)
-		goto out;
-	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
-
-	split = ext2hole_dx_split_point(map, n, &hash);
 
 	/* The new leaf, appended: the moved names are still in the old one. */
-	memset(buf + bs, 0, 2 * bs);
-	ext2hole_dx_pack(buf, map + split, n - split, buf + bs, bs);
-	err = ext2hole_dir_write_block(dir, newblk, buf + bs);
+	err = ext2hole_dx_cut_write(dir, &cut, true, newblk);
 	if (err == -ENOSPC || err == -EDQUOT) {
 		err = EXT2HOLE_DX_FULL;	/* linear room may still be found */
 		goto out;
@@ -628,43 +716,17 @@ static int ext2hole_dx_split(struct inode *dir, struct ext2hole_dx_path *path)
 		goto out;
 
 	/* The index entry, after the old leaf's. */
-	memcpy(buf + bs, frame->addr, bs);
-	e = (struct ext2hole_dx_entry *)(buf + bs + ((char *)frame->entries -
-						     frame->addr));
-	at = frame->at - frame->entries;
-	memmove(&e[at + 2], &e[at + 1], (frame->count - at - 1) * sizeof(*e));
-	e[at + 1].hash = cpu_to_le32(hash);
-	e[at + 1].block = cpu_to_le32(newblk);
-	cl = (struct ext2hole_dx_countlimit *)e;
-	cl->count = cpu_to_le16(frame->count + 1);
-	err = ext2hole_dir_write_block(dir, frame->block, buf + bs);
+	err = ext2hole_dx_add_entry(dir, frame, cut.hash, newblk, cut.buf);
 	if (err)
 		goto out;
 
 	/* The old leaf, with the names that stay. */
-	memset(buf + bs, 0, bs);
-	ext2hole_dx_pack(buf, map, split, buf + bs, bs);
-	err = ext2hole_dir_write_block(dir, leaf, buf + bs);
+	err = ext2hole_dx_cut_write(dir, &cut, false, leaf);
 	if (!err)
-		atomic64_inc(&sbi->s_dir_stats.dx_splits);
+		atomic64_inc(&EXT2HOLE_SB(dir->i_sb)->s_dir_stats.dx_splits);
 out:
-	kfree(map);
-	kfree(buf);
+	ext2hole_dx_cut_end(&cut);
 	return err;
-}
-
-/* Entries that fit in a dx_node of @dir. */
-static inline unsigned int ext2hole_dx_node_limit(struct inode *dir)
-{
-	return (ext2hole_chunk_size(dir) - EXT2HOLE_DX_NODE_ENTRIES_OFFS) /
-	       sizeof(struct ext2hole_dx_entry);
-}
-
-/* Set the count of the dx entry array @e (its limit stays). */
-static inline void ext2hole_dx_set_count(struct ext2hole_dx_entry *e,
-					 unsigned int count)
-{
-	((struct ext2hole_dx_countlimit *)e)->count = cpu_to_le16(count);
 }
 
 /*
@@ -756,7 +818,7 @@ static int ext2hole_dx_split_node(struct inode *dir,
 	struct ext2hole_dx_frame *root = &path->frame[0];
 	struct ext2hole_dx_frame *node = &path->frame[1];
 	unsigned int bs = ext2hole_chunk_size(dir);
-	unsigned int keep = node->count / 2, moved = node->count - keep, at;
+	unsigned int keep = node->count / 2, moved = node->count - keep;
 	struct ext2hole_dx_entry *e;
 	long newblk;
 	u32 hash;
@@ -772,14 +834,7 @@ static int ext2hole_dx_split_node(struct inode *dir,
 		return newblk;
 
 	/* The root entry, after the old node's. */
-	memcpy(buf, root->addr, bs);
-	e = (struct ext2hole_dx_entry *)(buf + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
-	at = root->at - root->entries;
-	memmove(&e[at + 2], &e[at + 1], (root->count - at - 1) * sizeof(*e));
-	e[at + 1].hash = cpu_to_le32(hash);
-	e[at + 1].block = cpu_to_le32(newblk);
-	ext2hole_dx_set_count(e, root->count + 1);
-	err = ext2hole_dir_write_block(dir, 0, buf);
+	err = ext2hole_dx_add_entry(dir, root, hash, newblk, buf);
 	if (err)
 		return err;
 
@@ -828,11 +883,14 @@ static int ext2hole_dx_make_room(struct inode *dir,
 	return err;
 }
 
-/*
- * Whether a linear directory with no room left in its one block is to be
- * indexed, as the ext4 driver does: the superblock has dir_index, the
- * directory is exactly one block long, has no index flag and no index
- * found bad.
+/**
+ * ext2hole_dx_indexable - is a full linear directory to be indexed?
+ * @dir: a linear directory with no room left in its one block
+ *
+ * As the ext4 driver decides: the superblock has dir_index, the directory
+ * is exactly one block long, has no index flag and no index found bad.
+ *
+ * Return: true when ext2hole_dx_make_indexed() is to be tried.
  */
 bool ext2hole_dx_indexable(struct inode *dir)
 {
@@ -844,19 +902,19 @@ bool ext2hole_dx_indexable(struct inode *dir)
 	       dir->i_size == ext2hole_chunk_size(dir);
 }
 
-/*
+/**
  * ext2hole_dx_make_indexed - index a one-block directory that is full
  * @dir: the directory (ext2hole_dx_indexable())
  *
  * As the ext4 driver's make_indexed_dir(): the names of block 0 after '.'
- * and '..' are sorted by hash (the superblock's s_def_hash_version, with
- * its unsigned-hash flag) and cut in two leaves, appended to the
- * directory as blocks 1 and 2; block 0 is then rewritten as a dx_root
- * ('.', '..' covering the rest of the block, the root info and two
- * entries) and the index flag set.  The leaves are written before the
+ * and '..' are cut in two by hash (the superblock's s_def_hash_version,
+ * with its unsigned-hash flag) by the leaf splitter, the halves appended
+ * to the directory as blocks 1 and 2; block 0 is then rewritten as a
+ * dx_root ('.', '..' covering the rest of the block, the root info and
+ * two entries) and the index flag set.  The leaves are written before the
  * root that points at them: until then they are duplicates a linear
  * reader does not see under the directory's lock (after a crash, e2fsck
- * removes them).
+ * removes them).  The caller holds the directory's i_rwsem exclusive.
  *
  * Return: 0 when indexed, 1 when the directory is left linear (an
  * unknown default hash, a block 0 not starting with '.' and '..', fewer
@@ -867,39 +925,22 @@ int ext2hole_dx_make_indexed(struct inode *dir)
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(dir->i_sb);
 	unsigned int version = sbi->s_es->s_def_hash_version;
 	unsigned int bs = ext2hole_chunk_size(dir);
-	struct ext2hole_dir_entry *dot, *dotdot, *de;
+	struct ext2hole_dir_entry *dot, *dotdot;
 	struct ext2hole_dx_root_info *info;
 	struct ext2hole_dx_countlimit *cl;
 	struct ext2hole_dx_entry *e;
-	struct ext2hole_dx_map *map = NULL;
-	unsigned int n = 0, split, offs;
-	struct page *page;
-	char *buf, *addr;
-	u32 hash;
-	bool ok;
+	struct ext2hole_dx_cut cut;
+	char *root;
 	int err;
 
 	if (version > EXT2HOLE_DX_HASH_TEA)
 		return 1;
-	buf = kmalloc(2 * bs, GFP_NOFS);
-	map = kmalloc_array(bs / EXT2HOLE_DIR_REC_LEN(1), sizeof(*map),
-			    GFP_NOFS);
-	err = -ENOMEM;
-	if (!buf || !map)
-		goto out;
-	addr = ext2hole_dx_read_block(dir, 0, &page, &ok);
-	if (IS_ERR(addr)) {
-		err = PTR_ERR(addr);
-		goto out;
-	}
-	memcpy(buf, addr, bs);
-	ext2hole_put_dir_page(page);
-	err = -EFSCORRUPTED;
-	if (!ok)
+	err = ext2hole_dx_cut_start(dir, &cut, 0);
+	if (err)
 		goto out;
 
 	err = 1;
-	dot = (struct ext2hole_dir_entry *)buf;
+	dot = (struct ext2hole_dir_entry *)cut.leaf;
 	if (dot->name_len != 1 || dot->name[0] != '.' || !dot->inode ||
 	    ext2hole_rec_len(dot) >= bs)
 		goto out;
@@ -907,33 +948,16 @@ int ext2hole_dx_make_indexed(struct inode *dir)
 	if (dotdot->name_len != 2 || memcmp(dotdot->name, "..", 2) ||
 	    !dotdot->inode)
 		goto out;
-	for (offs = (char *)ext2hole_next_entry(dotdot) - buf; offs < bs;
-	     offs += ext2hole_rec_len(de)) {
-		de = (struct ext2hole_dir_entry *)(buf + offs);
-		if (!de->inode)
-			continue;
-		map[n].offs = offs;
-		map[n].size = EXT2HOLE_DIR_REC_LEN(de->name_len);
-		if (ext2hole_dx_hash(de->name, de->name_len,
-				     version + sbi->s_hash_unsigned,
-				     sbi->s_hash_seed, &map[n].hash))
-			goto out;
-		n++;
-	}
-	if (n < 2)
+	err = ext2hole_dx_cut_map(dir, &cut,
+				  (char *)ext2hole_next_entry(dotdot) - cut.leaf,
+				  version + sbi->s_hash_unsigned);
+	if (err)
 		goto out;
-	sort(map, n, sizeof(*map), ext2hole_dx_map_cmp, NULL);
-	split = ext2hole_dx_split_point(map, n, &hash);
 
 	/* The two leaves, appended as blocks 1 and 2. */
-	memset(buf + bs, 0, bs);
-	ext2hole_dx_pack(buf, map, split, buf + bs, bs);
-	err = ext2hole_dir_write_block(dir, 1, buf + bs);
-	if (!err) {
-		memset(buf + bs, 0, bs);
-		ext2hole_dx_pack(buf, map + split, n - split, buf + bs, bs);
-		err = ext2hole_dir_write_block(dir, 2, buf + bs);
-	}
+	err = ext2hole_dx_cut_write(dir, &cut, false, 1);
+	if (!err)
+		err = ext2hole_dx_cut_write(dir, &cut, true, 2);
 	if (err) {
 		/* Give back what was appended: block 0 is untouched. */
 		loff_t end = dir->i_size;
@@ -949,46 +973,49 @@ int ext2hole_dx_make_indexed(struct inode *dir)
 	}
 
 	/* The root: '.', '..' over the rest of the block, info, entries. */
-	dotdot = (struct ext2hole_dir_entry *)(buf + bs + EXT2HOLE_DIR_REC_LEN(1));
-	memset(buf + bs, 0, bs);
-	memcpy(buf + bs, dot, EXT2HOLE_DIR_REC_LEN(1));
-	((struct ext2hole_dir_entry *)(buf + bs))->rec_len =
+	root = cut.buf;
+	memset(root, 0, bs);
+	memcpy(root, dot, EXT2HOLE_DIR_REC_LEN(1));
+	((struct ext2hole_dir_entry *)root)->rec_len =
 		cpu_to_le16(EXT2HOLE_DIR_REC_LEN(1));
-	memcpy(dotdot, ext2hole_next_entry(dot), EXT2HOLE_DIR_REC_LEN(2));
-	dotdot->rec_len = cpu_to_le16(bs - EXT2HOLE_DIR_REC_LEN(1));
-	info = (struct ext2hole_dx_root_info *)(buf + bs +
-						 EXT2HOLE_DX_ROOT_INFO_OFFS);
+	memcpy(root + EXT2HOLE_DIR_REC_LEN(1), dotdot, EXT2HOLE_DIR_REC_LEN(2));
+	((struct ext2hole_dir_entry *)(root + EXT2HOLE_DIR_REC_LEN(1)))->rec_len =
+		cpu_to_le16(bs - EXT2HOLE_DIR_REC_LEN(1));
+	info = (struct ext2hole_dx_root_info *)(root + EXT2HOLE_DX_ROOT_INFO_OFFS);
 	info->hash_version = version;
 	info->info_length = sizeof(*info);
-	e = (struct ext2hole_dx_entry *)(buf + bs + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	e = (struct ext2hole_dx_entry *)(root + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
 	cl = (struct ext2hole_dx_countlimit *)e;
 	cl->limit = cpu_to_le16((bs - EXT2HOLE_DX_ROOT_ENTRIES_OFFS) /
 				sizeof(*e));
 	cl->count = cpu_to_le16(2);
 	e[0].block = cpu_to_le32(1);
-	e[1].hash = cpu_to_le32(hash);
+	e[1].hash = cpu_to_le32(cut.hash);
 	e[1].block = cpu_to_le32(2);
-	err = ext2hole_dir_write_block(dir, 0, buf + bs);
+	err = ext2hole_dir_write_block(dir, 0, root);
 	if (err)
 		goto out;
 	EXT2HOLE_I(dir)->i_flags |= EXT2HOLE_INDEX_FL;
 	mark_inode_dirty(dir);
 	atomic64_inc(&sbi->s_dir_stats.dx_indexed);
 out:
-	kfree(map);
-	kfree(buf);
-	return err;
+	ext2hole_dx_cut_end(&cut);
+	return err > 0 ? 1 : err;
 }
 
-/*
+/**
  * ext2hole_dx_add_link - add an entry to the leaf the index selects
+ * @dir: the directory (its i_rwsem held exclusive)
+ * @child: the new name
+ * @inode: the inode it names
  *
  * The index stays valid: the leaf covers the name's hash.  When the leaf
  * is full, room is made (ext2hole_dx_make_room(): the leaf split, or
  * first the index grown) and the insert tried again, a few times at most.
  *
- * Return: 0, EXT2HOLE_DX_FULL when there is no room that keeps the index,
- * EXT2HOLE_DX_LINEAR when the index cannot be used, or a negative error.
+ * Return: 0, -EEXIST or another negative error, or EXT2HOLE_DX_LINEAR:
+ * the caller places the entry by the linear scan, which clears the index
+ * flag (no usable index, or no room that keeps it: counted in dx_dropped).
  */
 int ext2hole_dx_add_link(struct inode *dir, const struct qstr *child,
 			 struct inode *inode)
