@@ -902,6 +902,43 @@ bool ext2hole_dx_indexable(struct inode *dir)
 	       dir->i_size == ext2hole_chunk_size(dir);
 }
 
+/*
+ * Build in the block-sized @root the dx_root of a directory being
+ * indexed: '.' and '..' (copied from @dot and @dotdot, '..' covering the
+ * rest of the block), the root info for hash @version, and two entries:
+ * block 1, and block 2 from @hash on.
+ */
+static void ext2hole_dx_make_root(struct inode *dir, char *root,
+				  const struct ext2hole_dir_entry *dot,
+				  const struct ext2hole_dir_entry *dotdot,
+				  unsigned int version, u32 hash)
+{
+	unsigned int bs = ext2hole_chunk_size(dir);
+	struct ext2hole_dir_entry *de;
+	struct ext2hole_dx_root_info *info;
+	struct ext2hole_dx_countlimit *cl;
+	struct ext2hole_dx_entry *e;
+
+	memset(root, 0, bs);
+	de = (struct ext2hole_dir_entry *)root;
+	memcpy(de, dot, EXT2HOLE_DIR_REC_LEN(1));
+	de->rec_len = cpu_to_le16(EXT2HOLE_DIR_REC_LEN(1));
+	de = (struct ext2hole_dir_entry *)(root + EXT2HOLE_DIR_REC_LEN(1));
+	memcpy(de, dotdot, EXT2HOLE_DIR_REC_LEN(2));
+	de->rec_len = cpu_to_le16(bs - EXT2HOLE_DIR_REC_LEN(1));
+	info = (struct ext2hole_dx_root_info *)(root + EXT2HOLE_DX_ROOT_INFO_OFFS);
+	info->hash_version = version;
+	info->info_length = sizeof(*info);
+	e = (struct ext2hole_dx_entry *)(root + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
+	cl = (struct ext2hole_dx_countlimit *)e;
+	cl->limit = cpu_to_le16((bs - EXT2HOLE_DX_ROOT_ENTRIES_OFFS) /
+				sizeof(*e));
+	cl->count = cpu_to_le16(2);
+	e[0].block = cpu_to_le32(1);
+	e[1].hash = cpu_to_le32(hash);
+	e[1].block = cpu_to_le32(2);
+}
+
 /**
  * ext2hole_dx_make_indexed - index a one-block directory that is full
  * @dir: the directory (ext2hole_dx_indexable())
@@ -926,11 +963,7 @@ int ext2hole_dx_make_indexed(struct inode *dir)
 	unsigned int version = sbi->s_es->s_def_hash_version;
 	unsigned int bs = ext2hole_chunk_size(dir);
 	struct ext2hole_dir_entry *dot, *dotdot;
-	struct ext2hole_dx_root_info *info;
-	struct ext2hole_dx_countlimit *cl;
-	struct ext2hole_dx_entry *e;
 	struct ext2hole_dx_cut cut;
-	char *root;
 	int err;
 
 	if (version > EXT2HOLE_DX_HASH_TEA)
@@ -972,27 +1005,9 @@ int ext2hole_dx_make_indexed(struct inode *dir)
 		goto out;
 	}
 
-	/* The root: '.', '..' over the rest of the block, info, entries. */
-	root = cut.buf;
-	memset(root, 0, bs);
-	memcpy(root, dot, EXT2HOLE_DIR_REC_LEN(1));
-	((struct ext2hole_dir_entry *)root)->rec_len =
-		cpu_to_le16(EXT2HOLE_DIR_REC_LEN(1));
-	memcpy(root + EXT2HOLE_DIR_REC_LEN(1), dotdot, EXT2HOLE_DIR_REC_LEN(2));
-	((struct ext2hole_dir_entry *)(root + EXT2HOLE_DIR_REC_LEN(1)))->rec_len =
-		cpu_to_le16(bs - EXT2HOLE_DIR_REC_LEN(1));
-	info = (struct ext2hole_dx_root_info *)(root + EXT2HOLE_DX_ROOT_INFO_OFFS);
-	info->hash_version = version;
-	info->info_length = sizeof(*info);
-	e = (struct ext2hole_dx_entry *)(root + EXT2HOLE_DX_ROOT_ENTRIES_OFFS);
-	cl = (struct ext2hole_dx_countlimit *)e;
-	cl->limit = cpu_to_le16((bs - EXT2HOLE_DX_ROOT_ENTRIES_OFFS) /
-				sizeof(*e));
-	cl->count = cpu_to_le16(2);
-	e[0].block = cpu_to_le32(1);
-	e[1].hash = cpu_to_le32(cut.hash);
-	e[1].block = cpu_to_le32(2);
-	err = ext2hole_dir_write_block(dir, 0, root);
+	/* Then the root that points at them. */
+	ext2hole_dx_make_root(dir, cut.buf, dot, dotdot, version, cut.hash);
+	err = ext2hole_dir_write_block(dir, 0, cut.buf);
 	if (err)
 		goto out;
 	EXT2HOLE_I(dir)->i_flags |= EXT2HOLE_INDEX_FL;
