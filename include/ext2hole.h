@@ -164,9 +164,9 @@ struct ext2hole_sb_info {
 	/*
 	 * dir_index: the hash seed, and 3 when the hashes are unsigned (added
 	 * to a root's hash_version).  s_es->s_def_hash_version is read when
-	 * a directory is indexed (ext2hole_dx_make_indexed() in dir.c) and
-	 * when one is opened (ext2hole_dir_open(): readdir's hash until an
-	 * index gives its own).
+	 * a directory is indexed (ext2hole_dx_make_indexed() in index.c)
+	 * and when one is opened (ext2hole_dir_open(): readdir's hash until
+	 * an index gives its own).
 	 */
 	u32 s_hash_seed[4];
 	u8 s_hash_unsigned;
