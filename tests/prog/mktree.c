@@ -41,6 +41,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t rng;
@@ -49,11 +51,7 @@ static const char *top_dir;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return xorshift64s(&rng);
 }
 
 static unsigned int rndn(unsigned int n)
