@@ -28,11 +28,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-cd "$TOP"
-BUILD=${BUILD:-$TOP/build}
-RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
-EXT2HOLE_RUN_ID=${EXT2HOLE_RUN_ID:-bench$$}
-export BUILD EXT2HOLE_RESULTS=$RESULTS EXT2HOLE_RUN_ID
+# shellcheck source=tests/host-lib.sh
+source "$TOP/tests/host-lib.sh"
+run_env bench
 
 # fio runs in the guest (bench-tools image); gnuplot draws the plot.
 EXT2HOLE_EXTRA_PKGS="fio gnuplot-nox ${EXT2HOLE_EXTRA_PKGS:-}" scripts/deps.sh all ||

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Sourced (bash): the host's Debian mirrors, for debootstrap roots.  The
-# same discovery as scripts/check-dkms.sh: whatever the host's APT uses.
+# discovery scripts/check-dkms.sh and scripts/fstests-root.sh use: whatever
+# the host's APT uses.
 #   host_mirror ""|-updates|-security   print the mirror URI for that suite
 # Needs SUITE (e.g. bookworm).
 

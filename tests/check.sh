@@ -5,11 +5,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-cd "$TOP"
-BUILD=${BUILD:-$TOP/build}
-RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
-EXT2HOLE_RUN_ID=${EXT2HOLE_RUN_ID:-run$$}
-export BUILD EXT2HOLE_RESULTS=$RESULTS EXT2HOLE_RUN_ID
+# shellcheck source=tests/host-lib.sh
+source "$TOP/tests/host-lib.sh"
+run_env run
 
 if [ $# -gt 0 ]; then
 	suites=("$@")

@@ -1,6 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# Host-side helpers for tests/suites/*.host (sourced by tests/run-suite.sh).
+# Host-side helpers for tests/suites/*.host (sourced by tests/run-suite.sh)
+# and for the scripts that run suites (tests/check.sh, scripts/bench.sh).
 # RES_FILE and SUITE come from the runner.
+
+# run_env PREFIX: in TOP, the run's BUILD, RESULTS and EXT2HOLE_RUN_ID
+# (PREFIX and the shell's pid unless set), exported for tests/run-suite.sh.
+run_env() {
+	cd "$TOP" || return
+	BUILD=${BUILD:-$TOP/build}
+	RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}
+	EXT2HOLE_RUN_ID=${EXT2HOLE_RUN_ID:-$1$$}
+	export BUILD EXT2HOLE_RESULTS=$RESULTS EXT2HOLE_RUN_ID
+}
 
 record() {	# record STATUS NAME TEXT...
 	local st=$1 name=$2

@@ -46,6 +46,23 @@ dev_name() { basename "$1"; }
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
+# do_mount TYPE OPTS DEV: mount DEV on $M, with -o OPTS unless OPTS is empty.
+do_mount() {
+	if [ -n "$2" ]; then mount -t "$1" -o "$2" "$3" "$M"; else mount -t "$1" "$3" "$M"; fi
+}
+
+# verdict TGT NAME RC DETAIL [AGREES]: test NAME of suite $S, run on target
+# TGT, held when RC is 0.  On ext2hole it is a result, $S/NAME PASS or FAIL
+# with DETAIL; on a control target (a stock driver) it is an INFO line,
+# "$S/NAME/TGT: AGREES (DETAIL)" (AGREES is "ok" unless given; no
+# parentheses when DETAIL is empty) or "$S/NAME/TGT: differs: DETAIL".
+verdict() {
+	case $1 in
+	ext2hole) if [ "$3" = 0 ]; then pass "$S/$2" "$4"; else fail "$S/$2" "$4"; fi ;;
+	*) if [ "$3" = 0 ]; then info "$S/$2/$1: ${5:-ok}${4:+ ($4)}"; else info "$S/$2/$1: differs: $4"; fi ;;
+	esac
+}
+
 # splats_tolerated REASON / splats_end: around a control target (a stock
 # driver) that may WARN under the scenario's I/O errors: its kernel reports
 # become INFO lines instead of failing the suite (tests/host-lib.sh).

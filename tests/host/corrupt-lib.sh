@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Little-endian pokes into image files at exact byte offsets (host side).
+# Pokes into image files at exact byte offsets, little-endian (host side).
 # shellcheck shell=bash
 
 # poke_le FILE OFFSET BYTES VALUE: write VALUE as a BYTES-byte LE integer.
@@ -20,4 +20,17 @@ peek_le() {
 		v=$(((v << 8) | b[i]))
 	done
 	echo "$v"
+}
+
+# block_size IMG: the filesystem's block size in bytes.
+block_size() {
+	dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p'
+}
+
+# raw_inode IMG PATH: the byte offset of PATH's on-disk inode.
+raw_inode() {
+	local blk off
+	read -r blk off < <(debugfs -R "imap $2" "$1" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+	echo $((blk * $(block_size "$1") + off))
 }

@@ -31,6 +31,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "common.h"
+
 #define BS	4096
 #define BASE	(4L << 20)
 #define NBLK	(BASE / BS)
@@ -42,19 +44,7 @@ static volatile int stop;
 static long long nwrites, ngrow;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("aiodio: setup error - ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+#define die(...) die_setup("aiodio", NULL, __VA_ARGS__)
 
 static void pattern(uint64_t *p, off_t off)
 {

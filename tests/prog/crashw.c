@@ -38,15 +38,13 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "common.h"
+
 static uint64_t crashw_rng;
 
 static uint64_t crashw_rand(void)
 {
-	uint64_t z = (crashw_rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&crashw_rng);
 }
 
 /* the bytes of durable file IDX for SEED */

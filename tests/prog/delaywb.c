@@ -37,23 +37,13 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "common.h"
+
 static const char *dir;
 static char path_f[4096], path_old[4096], path_fill[4096], path_fill2[4096],
 	    path_res[4096], path_state[4096];
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("delaywb: setup error - ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+#define die(...) die_setup("delaywb", NULL, __VA_ARGS__)
 
 /* Write @c until ENOSPC or @max bytes; returns the bytes written. */
 static long long fill(const char *path, int c, long long max, int do_fsync)

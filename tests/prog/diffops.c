@@ -30,6 +30,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)
@@ -40,10 +42,7 @@ static uint64_t far_off;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return xorshift64s(&rng);
 }
 
 static unsigned int rn(unsigned int n)

@@ -49,6 +49,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "common.h"
+
 #define STALE		0x5A	/* the deleted file's byte */
 #define FILLER		0xE7	/* the filler's byte */
 #define MAP_LEN		(256 * 1024)
@@ -60,31 +62,11 @@
 static const char *mode = "setup";
 static char dir[3072];
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("diostale %s: setup error - ", mode);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+#define die(...) die_setup("diostale", mode, __VA_ARGS__)
 
 static void path(char *buf, const char *name)
 {
 	snprintf(buf, 4096, "%s/%s", dir, name);
-}
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
 }
 
 /* Append @c to @fd until ENOSPC (1 KiB writes at the end); returns bytes. */
@@ -292,7 +274,7 @@ static void storer(const char *fp, unsigned int round, uint64_t seed)
 	for (i = n - 1; i > 0; i--) {
 		unsigned int t;
 
-		j = rnd(&s) % (i + 1);
+		j = xorshift64s(&s) % (i + 1);
 		t = order[i];
 		order[i] = order[j];
 		order[j] = t;
@@ -303,16 +285,16 @@ static void storer(const char *fp, unsigned int round, uint64_t seed)
 		for (j = 0; j < PAGE / 8; j++)
 			w[j] = word_of(off + j * 8, round);
 		__atomic_add_fetch(&sh->pages, 1, __ATOMIC_RELAXED);
-		if (rnd(&s) % 16 == 0) {
+		if (xorshift64s(&s) % 16 == 0) {
 			/* writeback of a random range, not waited for */
-			uint64_t a = rnd(&s) % n * PAGE;
+			uint64_t a = xorshift64s(&s) % n * PAGE;
 
 			sync_file_range(fd, a, 64 * PAGE,
 					SYNC_FILE_RANGE_WRITE);
 			__atomic_add_fetch(&sh->syncs, 1, __ATOMIC_RELAXED);
 		}
-		if (rnd(&s) % 4 == 0)
-			usleep(rnd(&s) % 500);
+		if (xorshift64s(&s) % 4 == 0)
+			usleep(xorshift64s(&s) % 500);
 	}
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
 	munmap(map, RACE_LEN);
@@ -329,8 +311,8 @@ static void reader(const char *fp, unsigned int round, uint64_t seed)
 	if (fd < 0 || posix_memalign((void **)&buf, PAGE, RACE_LEN))
 		_exit(2);
 	while (!__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
-		size_t len = (1 + rnd(&s) % (RACE_LEN / PAGE / 4)) * PAGE;
-		uint64_t off = rnd(&s) % (RACE_LEN / PAGE) * PAGE;
+		size_t len = (1 + xorshift64s(&s) % (RACE_LEN / PAGE / 4)) * PAGE;
+		uint64_t off = xorshift64s(&s) % (RACE_LEN / PAGE) * PAGE;
 		ssize_t got;
 
 		if (off + len > RACE_LEN)

@@ -49,13 +49,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
+#include "common.h"
 
 struct name {
 	char *s;

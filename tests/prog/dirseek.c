@@ -34,13 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
+#include "common.h"
 
 /* A small buffer: it holds the longest name, so a few short ones. */
 #define ONE_ENTRY	(sizeof(struct linux_dirent64) + 256 + 8)

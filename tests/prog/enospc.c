@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define NFILES		16
 #define MAXSIZE		(256 * 1024)
 #define NCOUNTERS	8
@@ -50,11 +52,7 @@ static volatile sig_atomic_t in_store;
 
 static uint64_t rnd64(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static uint32_t rnd(uint32_t n)

@@ -42,6 +42,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "common.h"
+
 static int old_size = 1000, wpos = 8192, wlen = 2048;
 #define OLD_SIZE	old_size
 #define WPOS		wpos
@@ -55,19 +57,7 @@ static int werr;
 static sigjmp_buf jb;
 static int dio;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("extwrite %s: setup error - ", mode);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+#define die(...) die_setup("extwrite", mode, __VA_ARGS__)
 
 static int bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bug(const char *fmt, ...)

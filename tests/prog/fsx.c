@@ -53,6 +53,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "common.h"
+
 enum op {
 	OP_READ, OP_MAPREAD, OP_WRITE, OP_MAPWRITE, OP_TRUNCATE,
 	OP_FSYNC, OP_MSYNC, OP_REOPEN, OP_POLLUTE, OP_PUNCH, OP_ZERO,
@@ -97,11 +99,7 @@ static int do_holes, do_zero, do_falloc;	/* -H, -Z, -A */
 
 static uint64_t rnd(void)
 {
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
+	return xorshift64s(&rng);
 }
 
 static long long rnd_range(long long n)

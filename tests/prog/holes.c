@@ -535,15 +535,21 @@ static unsigned long long fill_fs(int leave)
 	return sv.f_bfree;
 }
 
-static void unfill_fs(void)
+/*
+ * Remove what fill_fs or s6_fill_quota left in @filldir: big (S1) or
+ * big.N (S6), resv.N, small.N.
+ */
+static void unfill(const char *filldir)
 {
 	char p[PATH_MAX], n[PATH_MAX + 32];
 	int i;
 
-	path_of(p, sizeof(p), S1_FILLDIR);
+	path_of(p, sizeof(p), filldir);
 	snprintf(n, sizeof(n), "%s/big", p);
 	unlink(n);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 8; i++) {
+		snprintf(n, sizeof(n), "%s/big.%d", p, i);
+		unlink(n);
 		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
 		unlink(n);
 	}
@@ -555,9 +561,65 @@ static void unfill_fs(void)
 	rmdir(p);
 }
 
+/*
+ * The S1 and S6 sequence up to the store: 'D' x 1024 written, the page
+ * made writable by map[0] = 'a', the file grown as the variant says
+ * (truncate to 10000, or "E" written at 10000).  Returns the mapping.
+ */
+static unsigned char *map_and_grow(int fd)
+{
+	unsigned char buf[1024], *map;
+
+	memset(buf, 'D', sizeof(buf));
+	xpwrite(fd, buf, 1024, 0);
+	map = xmmap(fd, psize);
+	map[0] = 'a';
+	if (!strcmp(variant, "truncate"))
+		xftruncate(fd, 10000);
+	else
+		xpwrite(fd, "E", 1, 10000);
+	return map;
+}
+
+/* The store at 3000 and the msync and fsync after it; returns SIGBUS or not. */
+static int store_and_sync(unsigned char *map, int fd, int *merr, int *ferr)
+{
+	int bus = guarded_store(map + 3000, 'b');
+
+	if (msync(map, psize, MS_SYNC))
+		*merr = errno;
+	if (fsync(fd))
+		*ferr = errno;
+	return bus;
+}
+
+/* What became of the S1 or S6 store, in words. */
+static const char *store_how(int bus, int merr, int ferr)
+{
+	return bus ? "SIGBUS at the store" :
+	       (merr || ferr) ? "store accepted, error reported by msync/fsync" :
+	       "store accepted, msync/fsync succeeded";
+}
+
+/*
+ * The verdict on an S1 or S6 store accepted, then failed by msync or
+ * fsync: a bug under -x (@why: the store was accepted without allocation,
+ * or over the quota), else reported (@more: what else held).
+ */
+static int reported_verdict(const char *why, const char *more, const char *how,
+			    int merr, int ferr)
+{
+	const char *m = merr ? strerror(merr) : "ok";
+	const char *f = ferr ? strerror(ferr) : "ok";
+
+	if (strict_sigbus)
+		return verdict_bug("store accepted %s and lost (msync %s, fsync %s): no SIGBUS at the fault",
+				   why, m, f);
+	return verdict_ok("reported: %s (msync %s, fsync %s)%s", how, m, f, more);
+}
+
 static void s1_setup(void)
 {
-	unsigned char buf[1024];
 	unsigned char *map;
 	unsigned long long left;
 	struct statvfs sv;
@@ -571,31 +633,20 @@ static void s1_setup(void)
 	 * and dirty unless the growth write-protects it (re-fault after
 	 * growth), which is part of what this scenario checks.
 	 */
-	memset(buf, 'D', sizeof(buf));
 	fd = open_file(S1_FILE, O_RDWR | O_CREAT | O_TRUNC);
 	need = !strcmp(variant, "truncate") ? 1 : 2;
 	left = fill_fs(need);
 	if (left != (unsigned long long)need)
 		setup_error("could not fill the filesystem: %llu blocks free, wanted %d",
 			    left, need);
-	xpwrite(fd, buf, 1024, 0);
-	map = xmmap(fd, psize);
-	map[0] = 'a';
-	if (!strcmp(variant, "truncate"))
-		xftruncate(fd, 10000);
-	else
-		xpwrite(fd, "E", 1, 10000);
+	map = map_and_grow(fd);
 	if (statvfs(mnt, &sv))
 		setup_error("statvfs");
 	info("%llu blocks free before the store at 3000",
 	     (unsigned long long)sv.f_bfree);
 	if (sv.f_bfree)
 		setup_error("filesystem not full before the store");
-	bus = guarded_store(map + 3000, 'b');
-	if (msync(map, psize, MS_SYNC))
-		merr = errno;
-	if (fsync(fd))
-		ferr = errno;
+	bus = store_and_sync(map, fd, &merr, &ferr);
 	munmap(map, psize);
 	close(fd);
 	info("store at 3000: %s; msync: %s; fsync: %s",
@@ -617,10 +668,8 @@ static int s1_verify(void)
 	merr = state_get(st, "msync");
 	ferr = state_get(st, "fsync");
 	d = read_all(S1_FILE, &len);
-	unfill_fs();
-	how = bus ? "SIGBUS at the store" :
-	      (merr || ferr) ? "store accepted, error reported by msync/fsync" :
-	      "store accepted, msync/fsync succeeded";
+	unfill(S1_FILLDIR);
+	how = store_how(bus, merr, ferr);
 	if (len < 3001)
 		rc = verdict_bug("file is %lld bytes after remount (%s)",
 				 (long long)len, how);
@@ -636,13 +685,7 @@ static int s1_verify(void)
 	else if (bus)
 		rc = verdict_ok("sigbus: %s, nothing lost silently", how);
 	else if (merr || ferr)
-		rc = strict_sigbus ?
-			verdict_bug("store accepted without allocation and lost (msync %s, fsync %s): no SIGBUS at the fault",
-				    merr ? strerror(merr) : "ok",
-				    ferr ? strerror(ferr) : "ok") :
-			verdict_ok("reported: %s (msync %s, fsync %s)", how,
-				   merr ? strerror(merr) : "ok",
-				   ferr ? strerror(ferr) : "ok");
+		rc = reported_verdict("without allocation", "", how, merr, ferr);
 	else
 		rc = verdict_bug("silent loss: store accepted, msync/fsync ok, 'b' missing after remount");
 	free(d);
@@ -1277,26 +1320,6 @@ static long long s6_fill_quota(int leave)
 	return quota_left();
 }
 
-static void s6_unfill(void)
-{
-	char p[PATH_MAX], n[PATH_MAX + 32];
-	int i;
-
-	path_of(p, sizeof(p), S6_FILLDIR);
-	for (i = 0; i < 8; i++) {
-		snprintf(n, sizeof(n), "%s/big.%d", p, i);
-		unlink(n);
-		snprintf(n, sizeof(n), "%s/resv.%d", p, i);
-		unlink(n);
-	}
-	for (i = 0; i < 100000; i++) {
-		snprintf(n, sizeof(n), "%s/small.%d", p, i);
-		if (unlink(n))
-			break;
-	}
-	rmdir(p);
-}
-
 /*
  * The S1 sequence with the user's block quota exhausted instead of the
  * free space: the page is made writable by map[0] = 'a', the file grows
@@ -1306,7 +1329,7 @@ static void s6_unfill(void)
  */
 static void s6_setup(void)
 {
-	unsigned char buf[1024], *map;
+	unsigned char *map;
 	long long left, ctr0 = -1, ctr1 = -1;
 	int fd, bus, merr = 0, ferr = 0, need;
 
@@ -1315,31 +1338,20 @@ static void s6_setup(void)
 		       label, (int)getuid(), mnt_source);
 		exit(EXIT_SKIP);
 	}
-	memset(buf, 'D', sizeof(buf));
 	fd = open_file(S6_FILE, O_RDWR | O_CREAT | O_TRUNC);
 	need = !strcmp(variant, "truncate") ? 1 : 2;
 	left = s6_fill_quota(need);
 	if (left != need)
 		setup_error("could not use up the quota: %lld blocks left, wanted %d",
 			    left, need);
-	xpwrite(fd, buf, 1024, 0);
-	map = xmmap(fd, psize);
-	map[0] = 'a';
-	if (!strcmp(variant, "truncate"))
-		xftruncate(fd, 10000);
-	else
-		xpwrite(fd, "E", 1, 10000);
+	map = map_and_grow(fd);
 	left = quota_left();
 	info("%lld quota blocks left before the store at 3000", left);
 	if (left)
 		setup_error("quota not used up before the store");
 	if (target != T_STOCK)
 		ctr0 = read_counter("mkwrite_edquot");
-	bus = guarded_store(map + 3000, 'b');
-	if (msync(map, psize, MS_SYNC))
-		merr = errno;
-	if (fsync(fd))
-		ferr = errno;
+	bus = store_and_sync(map, fd, &merr, &ferr);
 	if (target != T_STOCK)
 		ctr1 = read_counter("mkwrite_edquot");
 	munmap(map, psize);
@@ -1366,10 +1378,8 @@ static int s6_verify(void)
 	ferr = state_get(st, "fsync");
 	edq = state_get(st, "edquot");
 	d = read_all(S6_FILE, &len);
-	s6_unfill();
-	how = bus ? "SIGBUS at the store" :
-	      (merr || ferr) ? "store accepted, error reported by msync/fsync" :
-	      "store accepted, msync/fsync succeeded";
+	unfill(S6_FILLDIR);
+	how = store_how(bus, merr, ferr);
 	/* every byte write() accepted: 'D' x 1024 (then 'a'), 'E' at 10000 */
 	memset(want, 0, sizeof(want));
 	memset(want, 'D', 1024);
@@ -1395,13 +1405,8 @@ static int s6_verify(void)
 	else if (bus)
 		rc = verdict_ok("sigbus: %s, nothing lost silently", how);
 	else if (merr || ferr)
-		rc = strict_sigbus ?
-			verdict_bug("store accepted over the quota and lost (msync %s, fsync %s): no SIGBUS at the fault",
-				    merr ? strerror(merr) : "ok",
-				    ferr ? strerror(ferr) : "ok") :
-			verdict_ok("reported: %s (msync %s, fsync %s), every write() byte on disk",
-				   how, merr ? strerror(merr) : "ok",
-				   ferr ? strerror(ferr) : "ok");
+		rc = reported_verdict("over the quota", ", every write() byte on disk",
+				      how, merr, ferr);
 	else
 		rc = verdict_bug("silent loss: store accepted, msync/fsync ok, 'b' missing after remount");
 	free(d);

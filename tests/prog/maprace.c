@@ -47,6 +47,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "common.h"
+
 #define SIZE	(3 * 1024 * 1024)	/* 12 + 256 direct/single, rest double (1 KiB) */
 #define CHUNK	(64 * 1024)
 #define MAGIC_A	0xA11CULL
@@ -62,14 +64,6 @@ struct shared {
 };
 
 static struct shared *sh;
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
-}
 
 static uint64_t word_a(uint64_t off, uint64_t gen)
 {
@@ -133,7 +127,7 @@ static void writer(const char *path, uint64_t seed)
 		_exit(2);
 	signal(SIGBUS, on_sigbus);
 	while (!stopping()) {
-		uint64_t op = rnd(&s) % 9, off, len;
+		uint64_t op = xorshift64s(&s) % 9, off, len;
 
 		gen++;
 		switch (op) {
@@ -141,7 +135,7 @@ static void writer(const char *path, uint64_t seed)
 			if (ftruncate(fd, 0))
 				_exit(2);
 			for (off = 0; off < SIZE && !stopping(); off += CHUNK) {
-				if (rnd(&s) % 3 == 0)
+				if (xorshift64s(&s) % 3 == 0)
 					continue;
 				fill_a(buf, off, CHUNK, gen);
 				if (pwrite(fd, buf, CHUNK, off) != CHUNK)
@@ -152,26 +146,26 @@ static void writer(const char *path, uint64_t seed)
 			break;
 		case 1:
 		case 2:	/* punch */
-			off = rnd(&s) % SIZE;
-			len = 1 + rnd(&s) % (512 * 1024);
+			off = xorshift64s(&s) % SIZE;
+			len = 1 + xorshift64s(&s) % (512 * 1024);
 			fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				  off, len);
 			break;
 		case 3:	/* shrink, re-extend with a hole */
-			if (ftruncate(fd, rnd(&s) % SIZE) || ftruncate(fd, SIZE))
+			if (ftruncate(fd, xorshift64s(&s) % SIZE) || ftruncate(fd, SIZE))
 				_exit(2);
 			break;
 		case 4:
 		case 5:	/* a chunk */
-			off = rnd(&s) % (SIZE / CHUNK) * CHUNK;
+			off = xorshift64s(&s) % (SIZE / CHUNK) * CHUNK;
 			fill_a(buf, off, CHUNK, gen);
 			if (pwrite(fd, buf, CHUNK, off) < 0 && errno != ENOSPC)
 				_exit(2);
 			break;
 		case 6:
 		case 7:	/* a chunk through a shared mapping */
-			off = rnd(&s) % (SIZE / CHUNK) * CHUNK;
-			map_store(fd, off, gen, rnd(&s) % 2);
+			off = xorshift64s(&s) % (SIZE / CHUNK) * CHUNK;
+			map_store(fd, off, gen, xorshift64s(&s) % 2);
 			break;
 		default:
 			fsync(fd);
@@ -245,11 +239,11 @@ static void reader(const char *path, int id, uint64_t seed)
 	if (fd < 0 || posix_memalign((void **)&buf, 4096, 256 * 1024))
 		_exit(2);
 	while (!stopping()) {
-		size_t len = (1 + rnd(&s) % 64) * 4096;
-		uint64_t off = rnd(&s) % (SIZE / 4096) * 4096;
+		size_t len = (1 + xorshift64s(&s) % 64) * 4096;
+		uint64_t off = xorshift64s(&s) % (SIZE / 4096) * 4096;
 		ssize_t got;
 
-		if (!direct && rnd(&s) % 2)
+		if (!direct && xorshift64s(&s) % 2)
 			posix_fadvise(fd, off, len, POSIX_FADV_DONTNEED);
 		got = pread(fd, buf, len, off);
 		if (got < 0) {

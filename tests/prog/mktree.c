@@ -41,6 +41,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t rng;
@@ -49,11 +51,7 @@ static const char *top_dir;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return xorshift64s(&rng);
 }
 
 static unsigned int rndn(unsigned int n)
@@ -398,33 +396,28 @@ static void do_links(const char *top)
 	free(dir);
 }
 
-static void do_special(const char *top)
+/* mknod DIR/NAME (a FIFO: mkfifo), with its time set */
+static void special(const char *dir, const char *name, mode_t mode, dev_t dev)
 {
-	char *dir = pjoin(top, "special"), *p;
+	char *p = pjoin(dir, name);
 
-	mkd(dir, 0755);
-	p = pjoin(dir, "fifo");
-	if (mkfifo(p, 0640))
-		die("mkfifo", p);
+	if (S_ISFIFO(mode) ? mkfifo(p, mode & 07777) : mknod(p, mode, dev))
+		die(S_ISFIFO(mode) ? "mkfifo" : "mknod", p);
 	set_time(p);
 	free(p);
+}
+
+static void do_special(const char *top)
+{
+	char *dir = pjoin(top, "special");
+
+	mkd(dir, 0755);
+	special(dir, "fifo", S_IFIFO | 0640, 0);
 	if (is_root) {
-		p = pjoin(dir, "chr");
-		if (mknod(p, S_IFCHR | 0600, makedev(1, 3)))
-			die("mknod", p);
-		set_time(p);
-		free(p);
-		p = pjoin(dir, "blk");
-		if (mknod(p, S_IFBLK | 0660, makedev(8, 1)))
-			die("mknod", p);
-		set_time(p);
-		free(p);
-		p = pjoin(dir, "chr-big");
+		special(dir, "chr", S_IFCHR | 0600, makedev(1, 3));
+		special(dir, "blk", S_IFBLK | 0660, makedev(8, 1));
 		/* a device number that needs the new (large) encoding */
-		if (mknod(p, S_IFCHR | 0600, makedev(300, 70000)))
-			die("mknod", p);
-		set_time(p);
-		free(p);
+		special(dir, "chr-big", S_IFCHR | 0600, makedev(300, 70000));
 	}
 	set_time(dir);
 	free(dir);

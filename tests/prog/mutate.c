@@ -35,6 +35,8 @@
 #include <stddef.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #include "ext2hole_fs.h"
 
 #define MAX_INODES	4096
@@ -65,11 +67,7 @@ static uint64_t mutate_rng;
 
 static uint64_t mutate_rand64(void)
 {
-	uint64_t z = (mutate_rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&mutate_rng);
 }
 
 /* uniform-ish in [0, n); n > 0 */

@@ -48,6 +48,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "common.h"
+
 #define PAGES	8
 #define FSIZE	(PAGES * 4096)
 #define NWORDS	(FSIZE / 8)
@@ -69,10 +71,7 @@ static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
+	return xorshift64s(&rng);
 }
 
 static uint64_t pattern(long w)

@@ -44,17 +44,15 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "common.h"
+
 static sigjmp_buf bus_jmp;
 static long psz;
 static int fd;
 static char *last_map;
 static size_t last_len;
 
-static void die(const char *what)
-{
-	printf("qfill: setup error - %s (%s)\n", what, strerror(errno));
-	exit(2);
-}
+#define die(...) die_setup("qfill", NULL, __VA_ARGS__)
 
 static unsigned char pat(long long o)
 {
@@ -228,7 +226,7 @@ int main(int argc, char **argv)
 	psz = sysconf(_SC_PAGESIZE);
 	fd = open(argv[1], O_RDWR | O_CREAT, 0644);
 	if (fd < 0)
-		die(argv[1]);
+		die("%s", argv[1]);
 	for (i = 2; i < argc; i++) {
 		const char *op = argv[i];
 		int two = !strcmp(op, "map") || !strcmp(op, "write") ||

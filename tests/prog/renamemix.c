@@ -42,6 +42,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define MAXDIRS 64
 #define NAME_MAX_LEN 255
 
@@ -105,10 +107,7 @@ static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt,
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 static int below(int n)

@@ -38,6 +38,8 @@
 #include <sys/mman.h>
 #include <sys/statvfs.h>
 
+#include "common.h"
+
 #define MAXEXT	512
 
 static const char *dir;
@@ -45,19 +47,7 @@ static long bs;
 static int bugs;
 static unsigned int seed = 1;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("seekmap: setup error - ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+#define die(...) die_setup("seekmap", NULL, __VA_ARGS__)
 
 static void bug(const char *shape, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void bug(const char *shape, const char *fmt, ...)

@@ -56,6 +56,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
+#include "common.h"
+
 #define NEXT	8	/* extents asked for: one page has at most a few */
 
 static const char *dir;
@@ -76,7 +78,7 @@ static atomic_int wdone;
 static cpu_set_t all_cpus;	/* where we may run */
 static int npinned;		/* CPUs the threads are pinned to: 2, or 0 */
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+#define die(...) die_setup("seekrace", NULL, __VA_ARGS__)
 
 /* The main thread on the first CPU we may use, @th on the second. */
 static void place(pthread_t th)
@@ -99,19 +101,6 @@ static void place(pthread_t th)
 	npinned = 2;
 }
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("seekrace: setup error - ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
-
 static void wrong(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void wrong(const char *fmt, ...)
 {
@@ -128,10 +117,7 @@ static void wrong(const char *fmt, ...)
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* Does FIEMAP over [@start, @start + ps) show an extent holding @off? */

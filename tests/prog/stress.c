@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define NFILE	24
 #define NDIR	6
 #define NLINK	6
@@ -59,10 +61,7 @@ static char mydir[1024], shdir[1024];
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return xorshift64s(&rng);
 }
 
 static unsigned int rn(unsigned int n)
