@@ -152,6 +152,19 @@ static inline void ext2hole_fillattr(struct ext2hole_idmap *idmap,
 #endif
 
 /* ------------------------------------------------------------------ */
+/* POSIX ACLs */
+
+/*
+ * The ACL fields of inode_operations: ->get_acl became ->get_inode_acl in
+ * 6.2 (->set_acl kept its name and took a dentry, see include/xattr.h).
+ */
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+#define EXT2HOLE_IOPS_ACL(get, set)	.get_inode_acl = (get), .set_acl = (set)
+#else
+#define EXT2HOLE_IOPS_ACL(get, set)	.get_acl = (get), .set_acl = (set)
+#endif
+
+/* ------------------------------------------------------------------ */
 /* inode timestamps: the 6.7 accessors, on 6.1 */
 
 #ifndef EXT2HOLE_HAVE_CTIME_ACCESSORS

@@ -412,6 +412,7 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 			enum ext2hole_walk_mode mode,
 			struct ext2hole_branch *br);
 void ext2hole_put_branch(struct ext2hole_branch *br);
+void ext2hole_set_ops(struct inode *inode, dev_t rdev);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2hole_evict_inode(struct inode *inode);

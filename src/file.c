@@ -108,10 +108,5 @@ const struct inode_operations ext2hole_file_inode_operations = {
 	.fileattr_get	= ext2hole_fileattr_get,
 	.fileattr_set	= ext2hole_fileattr_set,
 	.listxattr	= ext2hole_listxattr,
-#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
-	.get_inode_acl	= ext2hole_get_acl,
-#else
-	.get_acl	= ext2hole_get_acl,
-#endif
-	.set_acl	= ext2hole_set_acl,
+	EXT2HOLE_IOPS_ACL(ext2hole_get_acl, ext2hole_set_acl),
 };
