@@ -488,7 +488,7 @@ extern const struct inode_operations ext2hole_fast_symlink_inode_operations;
 extern const struct file_operations ext2hole_file_operations;
 extern const struct inode_operations ext2hole_file_inode_operations;
 
-/* attr.c */
+/* ioctl.c */
 int ext2hole_fileattr_get(struct dentry *dentry, struct fileattr *fa);
 int ext2hole_fileattr_set(struct ext2hole_idmap *idmap,
 			  struct dentry *dentry, struct fileattr *fa);
