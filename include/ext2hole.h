@@ -112,7 +112,6 @@ struct ext2hole_sb_info {
 	spinlock_t s_lock;		/* the counts below, s_es fields */
 	u32 s_free_blocks;
 	u32 s_free_inodes;
-	u32 s_dirs;
 	u32 s_next_generation;
 
 	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
@@ -336,7 +335,6 @@ void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
 				   unsigned long count);
 void ext2hole_release_blocks(struct inode *inode, unsigned long count);
 int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
-unsigned long ext2hole_count_free_blocks(struct super_block *sb);
 int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
@@ -364,8 +362,6 @@ static inline void ext2hole_quota_off_umount(struct super_block *sb)
 struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 				 const struct qstr *qstr);
 void ext2hole_free_inode(struct inode *inode);
-unsigned long ext2hole_count_free_inodes(struct super_block *sb);
-unsigned long ext2hole_count_dirs(struct super_block *sb);
 
 /* inode.c */
 
