@@ -37,6 +37,11 @@
 #error "EXT2HOLE_VERSION is set by Kbuild; build through it"
 #endif
 
+/* The errno for on-disk data found corrupt, as the ext4 driver's. */
+#ifndef EFSCORRUPTED
+#define EFSCORRUPTED			EUCLEAN
+#endif
+
 /*
  * Directory lookup counters (/sys/fs/ext2hole/<dev>/): lookups answered
  * through a dir_index index and the directory blocks they searched,
@@ -451,9 +456,6 @@ long ext2hole_fallocate(struct file *file, int mode, loff_t offset,
 extern const struct export_operations ext2hole_export_ops;
 
 /* dir.c */
-#ifndef EFSCORRUPTED
-#define EFSCORRUPTED			EUCLEAN	/* on-disk data is corrupt */
-#endif
 extern const struct file_operations ext2hole_dir_operations;
 void ext2hole_put_dir_page(struct page *page);
 struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
