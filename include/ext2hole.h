@@ -491,8 +491,12 @@ int ext2hole_fileattr_get(struct dentry *dentry, struct fileattr *fa);
 int ext2hole_fileattr_set(struct ext2hole_idmap *idmap,
 			  struct dentry *dentry, struct fileattr *fa);
 long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+#ifdef CONFIG_COMPAT
 long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg);
+#else
+#define ext2hole_compat_ioctl		NULL
+#endif
 
 /* fiemap.c */
 int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,

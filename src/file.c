@@ -96,9 +96,7 @@ const struct file_operations ext2hole_file_operations = {
 	.splice_write	= iter_file_splice_write,
 	.fallocate	= ext2hole_fallocate,
 	.unlocked_ioctl	= ext2hole_ioctl,
-#ifdef CONFIG_COMPAT
 	.compat_ioctl	= ext2hole_compat_ioctl,
-#endif
 };
 
 const struct inode_operations ext2hole_file_inode_operations = {
