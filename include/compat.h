@@ -152,27 +152,51 @@ static inline void ext2hole_fillattr(struct ext2hole_idmap *idmap,
 #endif
 
 /* ------------------------------------------------------------------ */
+/* POSIX ACLs */
+
+/*
+ * The ACL fields of inode_operations: ->get_acl became ->get_inode_acl in
+ * 6.2 (->set_acl kept its name and took a dentry, see include/xattr.h).
+ */
+#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
+#define EXT2HOLE_IOPS_ACL(get, set)	.get_inode_acl = (get), .set_acl = (set)
+#else
+#define EXT2HOLE_IOPS_ACL(get, set)	.get_acl = (get), .set_acl = (set)
+#endif
+
+/* ------------------------------------------------------------------ */
 /* inode timestamps: the 6.7 accessors, on 6.1 */
 
+/* The accessors of one timestamp field, i_@t (atime, mtime or ctime). */
+#define EXT2HOLE_INODE_TIME_ACCESSORS(t)				\
+static inline struct timespec64 inode_get_##t(const struct inode *inode) \
+{									\
+	return inode->i_##t;						\
+}									\
+									\
+static inline struct timespec64						\
+inode_set_##t##_to_ts(struct inode *inode, struct timespec64 ts)	\
+{									\
+	inode->i_##t = ts;						\
+	return ts;							\
+}									\
+									\
+static inline struct timespec64						\
+inode_set_##t(struct inode *inode, time64_t sec, long nsec)		\
+{									\
+	return inode_set_##t##_to_ts(inode, (struct timespec64){	\
+					.tv_sec = sec, .tv_nsec = nsec }); \
+}
+
+/* Its seconds: inode_get_@t_sec() (6.7). */
+#define EXT2HOLE_INODE_TIME_SEC(t)					\
+static inline time64_t inode_get_##t##_sec(const struct inode *inode)	\
+{									\
+	return inode_get_##t(inode).tv_sec;				\
+}
+
 #ifndef EXT2HOLE_HAVE_CTIME_ACCESSORS
-static inline struct timespec64 inode_get_ctime(const struct inode *inode)
-{
-	return inode->i_ctime;
-}
-
-static inline struct timespec64 inode_set_ctime_to_ts(struct inode *inode,
-						      struct timespec64 ts)
-{
-	inode->i_ctime = ts;
-	return ts;
-}
-
-static inline struct timespec64 inode_set_ctime(struct inode *inode,
-						time64_t sec, long nsec)
-{
-	return inode_set_ctime_to_ts(inode, (struct timespec64){
-					.tv_sec = sec, .tv_nsec = nsec });
-}
+EXT2HOLE_INODE_TIME_ACCESSORS(ctime)
 
 static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 {
@@ -181,58 +205,11 @@ static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 #endif
 
 #ifndef EXT2HOLE_HAVE_INODE_TIME_ACCESSORS
-static inline struct timespec64 inode_get_atime(const struct inode *inode)
-{
-	return inode->i_atime;
-}
-
-static inline struct timespec64 inode_get_mtime(const struct inode *inode)
-{
-	return inode->i_mtime;
-}
-
-static inline time64_t inode_get_atime_sec(const struct inode *inode)
-{
-	return inode->i_atime.tv_sec;
-}
-
-static inline time64_t inode_get_mtime_sec(const struct inode *inode)
-{
-	return inode->i_mtime.tv_sec;
-}
-
-static inline time64_t inode_get_ctime_sec(const struct inode *inode)
-{
-	return inode_get_ctime(inode).tv_sec;
-}
-
-static inline struct timespec64 inode_set_atime(struct inode *inode,
-						time64_t sec, long nsec)
-{
-	inode->i_atime = (struct timespec64){ .tv_sec = sec, .tv_nsec = nsec };
-	return inode->i_atime;
-}
-
-static inline struct timespec64 inode_set_mtime(struct inode *inode,
-						time64_t sec, long nsec)
-{
-	inode->i_mtime = (struct timespec64){ .tv_sec = sec, .tv_nsec = nsec };
-	return inode->i_mtime;
-}
-
-static inline struct timespec64 inode_set_atime_to_ts(struct inode *inode,
-						      struct timespec64 ts)
-{
-	inode->i_atime = ts;
-	return ts;
-}
-
-static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
-						      struct timespec64 ts)
-{
-	inode->i_mtime = ts;
-	return ts;
-}
+EXT2HOLE_INODE_TIME_ACCESSORS(atime)
+EXT2HOLE_INODE_TIME_ACCESSORS(mtime)
+EXT2HOLE_INODE_TIME_SEC(atime)
+EXT2HOLE_INODE_TIME_SEC(mtime)
+EXT2HOLE_INODE_TIME_SEC(ctime)
 
 /* A new inode's atime, mtime and ctime: now. */
 static inline struct timespec64 simple_inode_init_ts(struct inode *inode)

@@ -37,6 +37,11 @@
 #error "EXT2HOLE_VERSION is set by Kbuild; build through it"
 #endif
 
+/* The errno for on-disk data found corrupt, as the ext4 driver's. */
+#ifndef EFSCORRUPTED
+#define EFSCORRUPTED			EUCLEAN
+#endif
+
 /*
  * Directory lookup counters (/sys/fs/ext2hole/<dev>/): lookups answered
  * through a dir_index index and the directory blocks they searched,
@@ -124,7 +129,6 @@ struct ext2hole_sb_info {
 	spinlock_t s_lock;		/* the counts below, s_es fields */
 	u32 s_free_blocks;
 	u32 s_free_inodes;
-	u32 s_dirs;
 	u32 s_next_generation;
 
 	struct mutex s_balloc_mutex;	/* block bitmaps, bg_free_blocks_count */
@@ -322,7 +326,6 @@ void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
 				   unsigned long count);
 void ext2hole_release_blocks(struct inode *inode, unsigned long count);
 int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
-unsigned long ext2hole_count_free_blocks(struct super_block *sb);
 int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
@@ -350,8 +353,6 @@ static inline void ext2hole_quota_off_umount(struct super_block *sb)
 struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 				 const struct qstr *qstr);
 void ext2hole_free_inode(struct inode *inode);
-unsigned long ext2hole_count_free_inodes(struct super_block *sb);
-unsigned long ext2hole_count_dirs(struct super_block *sb);
 
 /* inode.c */
 
@@ -400,6 +401,7 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 			enum ext2hole_walk_mode mode,
 			struct ext2hole_branch *br);
 void ext2hole_put_branch(struct ext2hole_branch *br);
+void ext2hole_set_ops(struct inode *inode, dev_t rdev);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2hole_evict_inode(struct inode *inode);
@@ -444,9 +446,6 @@ long ext2hole_fallocate(struct file *file, int mode, loff_t offset,
 extern const struct export_operations ext2hole_export_ops;
 
 /* dir.c */
-#ifndef EFSCORRUPTED
-#define EFSCORRUPTED			EUCLEAN	/* on-disk data is corrupt */
-#endif
 extern const struct file_operations ext2hole_dir_operations;
 void ext2hole_put_dir_page(struct page *page);
 struct ext2hole_dir_entry *ext2hole_find_entry(struct inode *dir,
@@ -477,13 +476,17 @@ extern const struct inode_operations ext2hole_fast_symlink_inode_operations;
 extern const struct file_operations ext2hole_file_operations;
 extern const struct inode_operations ext2hole_file_inode_operations;
 
-/* attr.c */
+/* ioctl.c */
 int ext2hole_fileattr_get(struct dentry *dentry, struct fileattr *fa);
 int ext2hole_fileattr_set(struct ext2hole_idmap *idmap,
 			  struct dentry *dentry, struct fileattr *fa);
 long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+#ifdef CONFIG_COMPAT
 long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg);
+#else
+#define ext2hole_compat_ioctl		NULL
+#endif
 
 /* fiemap.c */
 int ext2hole_fiemap(struct inode *inode, struct fiemap_extent_info *fieinfo,

@@ -233,7 +233,8 @@ static_assert(sizeof(struct ext2hole_inode_extra) == 32);
 
 /* The extra fields of the inode at @raw (inode size > 128). */
 #define EXT2HOLE_INODE_EXTRA(raw) \
-	((struct ext2hole_inode_extra *)((char *)(raw) + 128))
+	((struct ext2hole_inode_extra *)((char *)(raw) + \
+					 EXT2HOLE_GOOD_OLD_INODE_SIZE))
 /* Does an i_extra_isize of @extra cover @field? */
 #define EXT2HOLE_EXTRA_FITS(extra, field) \
 	(offsetof(struct ext2hole_inode_extra, field) + \
@@ -366,9 +367,6 @@ struct ext2hole_xattr_ibody_header {
 	__le32	h_magic;		/* 0x00 EXT2HOLE_XATTR_MAGIC */
 };
 static_assert(sizeof(struct ext2hole_xattr_ibody_header) == 4);
-
-/* Offset of the __le16 i_extra_isize in an inode larger than 128 bytes. */
-#define EXT2HOLE_EXTRA_ISIZE_OFFSET	128
 
 /**
  * struct ext2hole_xattr_entry - one attribute's name and where its value is

@@ -33,6 +33,27 @@ static int ext2hole_acl_count(size_t size)
 	return size % lng ? -1 : size / lng + 4;
 }
 
+/* The attribute index that holds ACLs of @type, or -EINVAL. */
+static int ext2hole_acl_index(int type)
+{
+	switch (type) {
+	case ACL_TYPE_ACCESS:
+		return EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS;
+	case ACL_TYPE_DEFAULT:
+		return EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Bytes of an on-disk entry: ACL_USER and ACL_GROUP ones carry an id. */
+static size_t ext2hole_acl_entry_size(short tag)
+{
+	return tag == ACL_USER || tag == ACL_GROUP ?
+	       sizeof(struct ext2hole_acl_entry) :
+	       sizeof(struct ext2hole_acl_entry_short);
+}
+
 /* Convert an on-disk ACL; ERR_PTR(-EINVAL) when it is malformed. */
 static struct posix_acl *ext2hole_acl_from_disk(const void *value, size_t size)
 {
@@ -58,28 +79,24 @@ static struct posix_acl *ext2hole_acl_from_disk(const void *value, size_t size)
 			goto fail;
 		pa->e_tag = le16_to_cpu(e->e_tag);
 		pa->e_perm = le16_to_cpu(e->e_perm);
+		if (p + ext2hole_acl_entry_size(pa->e_tag) > end)
+			goto fail;
 		switch (pa->e_tag) {
 		case ACL_USER_OBJ:
 		case ACL_GROUP_OBJ:
 		case ACL_MASK:
 		case ACL_OTHER:
-			p += sizeof(struct ext2hole_acl_entry_short);
 			break;
 		case ACL_USER:
-			if (p + sizeof(*e) > end)
-				goto fail;
 			pa->e_uid = make_kuid(&init_user_ns, le32_to_cpu(e->e_id));
-			p += sizeof(*e);
 			break;
 		case ACL_GROUP:
-			if (p + sizeof(*e) > end)
-				goto fail;
 			pa->e_gid = make_kgid(&init_user_ns, le32_to_cpu(e->e_id));
-			p += sizeof(*e);
 			break;
 		default:
 			goto fail;
 		}
+		p += ext2hole_acl_entry_size(pa->e_tag);
 	}
 	if (p != end)
 		goto fail;
@@ -111,16 +128,9 @@ struct posix_acl *ext2hole_get_acl(struct inode *inode, int type, bool rcu)
 
 	if (rcu)
 		return ERR_PTR(-ECHILD);
-	switch (type) {
-	case ACL_TYPE_ACCESS:
-		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS;
-		break;
-	case ACL_TYPE_DEFAULT:
-		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT;
-		break;
-	default:
-		return ERR_PTR(-EINVAL);
-	}
+	index = ext2hole_acl_index(type);
+	if (index < 0)
+		return ERR_PTR(index);
 
 	size = ext2hole_xattr_get(inode, index, "", NULL, 0);
 	if (size == -ENODATA)
@@ -160,10 +170,7 @@ static void *ext2hole_acl_to_disk(const struct posix_acl *acl, size_t *size)
 	int n;
 
 	for (n = 0; n < acl->a_count; n++)
-		len += (acl->a_entries[n].e_tag == ACL_USER ||
-			acl->a_entries[n].e_tag == ACL_GROUP) ?
-		       sizeof(struct ext2hole_acl_entry) :
-		       sizeof(struct ext2hole_acl_entry_short);
+		len += ext2hole_acl_entry_size(acl->a_entries[n].e_tag);
 	value = kmalloc(len, GFP_NOFS);
 	if (!value)
 		return ERR_PTR(-ENOMEM);
@@ -179,22 +186,20 @@ static void *ext2hole_acl_to_disk(const struct posix_acl *acl, size_t *size)
 		switch (pa->e_tag) {
 		case ACL_USER:
 			e->e_id = cpu_to_le32(from_kuid(&init_user_ns, pa->e_uid));
-			p += sizeof(*e);
 			break;
 		case ACL_GROUP:
 			e->e_id = cpu_to_le32(from_kgid(&init_user_ns, pa->e_gid));
-			p += sizeof(*e);
 			break;
 		case ACL_USER_OBJ:
 		case ACL_GROUP_OBJ:
 		case ACL_MASK:
 		case ACL_OTHER:
-			p += sizeof(struct ext2hole_acl_entry_short);
 			break;
 		default:
 			kfree(value);
 			return ERR_PTR(-EINVAL);
 		}
+		p += ext2hole_acl_entry_size(pa->e_tag);
 	}
 	*size = len;
 	return value;
@@ -208,18 +213,11 @@ static int __ext2hole_set_acl(struct inode *inode, struct posix_acl *acl,
 	size_t size = 0;
 	int index, err;
 
-	switch (type) {
-	case ACL_TYPE_ACCESS:
-		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS;
-		break;
-	case ACL_TYPE_DEFAULT:
-		index = EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT;
-		if (!S_ISDIR(inode->i_mode))
-			return acl ? -EACCES : 0;
-		break;
-	default:
-		return -EINVAL;
-	}
+	index = ext2hole_acl_index(type);
+	if (index < 0)
+		return index;
+	if (type == ACL_TYPE_DEFAULT && !S_ISDIR(inode->i_mode))
+		return acl ? -EACCES : 0;
 	if (acl) {
 		value = ext2hole_acl_to_disk(acl, &size);
 		if (IS_ERR(value))

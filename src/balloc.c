@@ -618,20 +618,3 @@ void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
 	}
 	mutex_unlock(&sbi->s_balloc_mutex);
 }
-
-/**
- * ext2hole_count_free_blocks - sum of the group descriptors' free counts
- * @sb: the filesystem
- */
-unsigned long ext2hole_count_free_blocks(struct super_block *sb)
-{
-	unsigned long g, n = 0;
-
-	for (g = 0; g < EXT2HOLE_SB(sb)->s_groups_count; g++) {
-		struct ext2hole_group_desc *gd = ext2hole_get_group_desc(sb, g, NULL);
-
-		if (gd)
-			n += le16_to_cpu(gd->bg_free_blocks_count);
-	}
-	return n;
-}

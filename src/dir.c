@@ -961,7 +961,5 @@ const struct file_operations ext2hole_dir_operations = {
 	.iterate_shared	= ext2hole_readdir,
 	.fsync		= generic_file_fsync,
 	.unlocked_ioctl	= ext2hole_ioctl,
-#ifdef CONFIG_COMPAT
 	.compat_ioctl	= ext2hole_compat_ioctl,
-#endif
 };

@@ -95,9 +95,7 @@ const struct file_operations ext2hole_file_operations = {
 	.splice_write	= iter_file_splice_write,
 	.fallocate	= ext2hole_fallocate,
 	.unlocked_ioctl	= ext2hole_ioctl,
-#ifdef CONFIG_COMPAT
 	.compat_ioctl	= ext2hole_compat_ioctl,
-#endif
 };
 
 const struct inode_operations ext2hole_file_inode_operations = {
@@ -107,10 +105,5 @@ const struct inode_operations ext2hole_file_inode_operations = {
 	.fileattr_get	= ext2hole_fileattr_get,
 	.fileattr_set	= ext2hole_fileattr_set,
 	.listxattr	= ext2hole_listxattr,
-#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
-	.get_inode_acl	= ext2hole_get_acl,
-#else
-	.get_acl	= ext2hole_get_acl,
-#endif
-	.set_acl	= ext2hole_set_acl,
+	EXT2HOLE_IOPS_ACL(ext2hole_get_acl, ext2hole_set_acl),
 };

@@ -133,6 +133,23 @@ static void ext2hole_tea(u32 st[4], const u32 in[4])
 	st[1] += v1;
 }
 
+/*
+ * Run @transform over the whole name, @words words of it at a time
+ * (ext2hole_name_words()), on the state @st.
+ */
+static void ext2hole_hash_words(u32 st[4], const char *name, int len,
+				int words, bool unsig,
+				void (*transform)(u32 st[4], const u32 *in))
+{
+	u32 in[8];
+	int i;
+
+	for (i = 0; i < len; i += words * 4) {
+		ext2hole_name_words(name + i, len - i, in, words, unsig);
+		transform(st, in);
+	}
+}
+
 /**
  * ext2hole_dx_hash2 - the major and minor hashes of a name
  * @name: the name
@@ -152,7 +169,7 @@ int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
 {
 	u32 m = 0;
 	bool unsig = version >= EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;
-	u32 st[4], in[8];
+	u32 st[4];
 	u32 h;
 	int i;
 
@@ -171,19 +188,13 @@ int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
 		break;
 	case EXT2HOLE_DX_HASH_HALF_MD4:
 	case EXT2HOLE_DX_HASH_HALF_MD4_UNSIGNED:
-		for (i = 0; i < len; i += 32) {
-			ext2hole_name_words(name + i, len - i, in, 8, unsig);
-			ext2hole_half_md4(st, in);
-		}
+		ext2hole_hash_words(st, name, len, 8, unsig, ext2hole_half_md4);
 		h = st[1];
 		m = st[2];
 		break;
 	case EXT2HOLE_DX_HASH_TEA:
 	case EXT2HOLE_DX_HASH_TEA_UNSIGNED:
-		for (i = 0; i < len; i += 16) {
-			ext2hole_name_words(name + i, len - i, in, 4, unsig);
-			ext2hole_tea(st, in);
-		}
+		ext2hole_hash_words(st, name, len, 4, unsig, ext2hole_tea);
 		h = st[0];
 		m = st[1];
 		break;

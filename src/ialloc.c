@@ -73,10 +73,8 @@ static void ext2hole_add_inode_counts(struct super_block *sb,
 	spin_lock(&sbi->s_lock);
 	le16_add_cpu(&gd->bg_free_inodes_count, free_delta);
 	sbi->s_free_inodes += free_delta;
-	if (dirs_delta) {
+	if (dirs_delta)
 		le16_add_cpu(&gd->bg_used_dirs_count, dirs_delta);
-		sbi->s_dirs += dirs_delta;
-	}
 	spin_unlock(&sbi->s_lock);
 	ext2hole_dirty_meta(sb, gdbh);
 }
@@ -415,38 +413,4 @@ fail_drop:
 	clear_nlink(inode);
 	discard_new_inode(inode);
 	return ERR_PTR(err);
-}
-
-/**
- * ext2hole_count_free_inodes - sum of the group descriptors' free inodes
- * @sb: the filesystem
- */
-unsigned long ext2hole_count_free_inodes(struct super_block *sb)
-{
-	unsigned long g, n = 0;
-
-	for (g = 0; g < EXT2HOLE_SB(sb)->s_groups_count; g++) {
-		struct ext2hole_group_desc *gd = ext2hole_get_group_desc(sb, g, NULL);
-
-		if (gd)
-			n += le16_to_cpu(gd->bg_free_inodes_count);
-	}
-	return n;
-}
-
-/**
- * ext2hole_count_dirs - sum of the group descriptors' directory counts
- * @sb: the filesystem
- */
-unsigned long ext2hole_count_dirs(struct super_block *sb)
-{
-	unsigned long g, n = 0;
-
-	for (g = 0; g < EXT2HOLE_SB(sb)->s_groups_count; g++) {
-		struct ext2hole_group_desc *gd = ext2hole_get_group_desc(sb, g, NULL);
-
-		if (gd)
-			n += le16_to_cpu(gd->bg_used_dirs_count);
-	}
-	return n;
 }

@@ -264,6 +264,41 @@ static bool ext2hole_i_block_valid(struct inode *inode)
 }
 
 /**
+ * ext2hole_set_ops - give an inode the operations of its type
+ * @inode: a new inode (I_NEW) whose i_mode is set
+ * @rdev: the device of a character or block device node; unused otherwise
+ *
+ * A symlink is fast when the caller has put its target in i_data and
+ * pointed i_link at it; any other symlink keeps its target in a data
+ * block, read through the page cache.  Directories and slow symlinks map
+ * their pages with page_address(): never highmem.
+ */
+void ext2hole_set_ops(struct inode *inode, dev_t rdev)
+{
+	umode_t mode = inode->i_mode;
+
+	if (S_ISREG(mode)) {
+		inode->i_op = &ext2hole_file_inode_operations;
+		inode->i_fop = &ext2hole_file_operations;
+		inode->i_mapping->a_ops = &ext2hole_aops;
+	} else if (S_ISDIR(mode)) {
+		inode->i_op = &ext2hole_dir_inode_operations;
+		inode->i_fop = &ext2hole_dir_operations;
+		inode_nohighmem(inode);
+		inode->i_mapping->a_ops = &ext2hole_aops;
+	} else if (S_ISLNK(mode) && inode->i_link) {
+		inode->i_op = &ext2hole_fast_symlink_inode_operations;
+	} else if (S_ISLNK(mode)) {
+		inode->i_op = &ext2hole_symlink_inode_operations;
+		inode_nohighmem(inode);
+		inode->i_mapping->a_ops = &ext2hole_aops;
+	} else {
+		inode->i_op = &ext2hole_special_inode_operations;
+		init_special_inode(inode, mode, rdev);
+	}
+}
+
+/**
  * ext2hole_iget - read an inode
  * @sb: the filesystem
  * @ino: inode number
@@ -278,6 +313,7 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 	struct ext2hole_inode *raw;
 	struct buffer_head *bh = NULL;
 	struct inode *inode;
+	dev_t rdev = 0;
 	umode_t mode;
 	uid_t uid;
 	gid_t gid;
@@ -361,18 +397,12 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 	ei->i_last_logical = 0;
 	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
 	ext2hole_set_inode_flags(inode);
-	if ((S_ISREG(mode) || S_ISDIR(mode) ||
-	     (S_ISLNK(mode) && !ext2hole_is_fast_symlink(inode))) &&
-	    !ext2hole_i_block_valid(inode)) {
+	if (ext2hole_has_block_map(inode) && !ext2hole_i_block_valid(inode)) {
 		err = -EFSCORRUPTED;
 		goto bad;
 	}
 
-	if (S_ISREG(mode)) {
-		inode->i_op = &ext2hole_file_inode_operations;
-		inode->i_fop = &ext2hole_file_operations;
-		inode->i_mapping->a_ops = &ext2hole_aops;
-	} else if (S_ISDIR(mode)) {
+	if (S_ISDIR(mode)) {
 		/*
 		 * Every directory holds at least "." and "..", in whole
 		 * blocks: a size of zero or one that splits a block is
@@ -386,10 +416,6 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 			err = -EFSCORRUPTED;
 			goto bad;
 		}
-		inode->i_op = &ext2hole_dir_inode_operations;
-		inode_nohighmem(inode);	/* dir.c uses page_address() */
-		inode->i_fop = &ext2hole_dir_operations;
-		inode->i_mapping->a_ops = &ext2hole_aops;
 	} else if (S_ISLNK(mode)) {
 		if (ext2hole_is_fast_symlink(inode)) {
 			if (!inode->i_size ||
@@ -399,30 +425,23 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 				err = -EFSCORRUPTED;
 				goto bad;
 			}
-			inode->i_op = &ext2hole_fast_symlink_inode_operations;
 			inode->i_link = (char *)ei->i_data;
 			nd_terminate_link(ei->i_data, inode->i_size,
 					  sizeof(ei->i_data) - 1);
-		} else {
-			if (!inode->i_size || inode->i_size >= sb->s_blocksize) {
-				ext2hole_error(sb, "inode %lu: bad symlink size %lld",
-					       ino, inode->i_size);
-				err = -EFSCORRUPTED;
-				goto bad;
-			}
-			inode->i_op = &ext2hole_symlink_inode_operations;
-			inode_nohighmem(inode);
-			inode->i_mapping->a_ops = &ext2hole_aops;
+		} else if (!inode->i_size ||
+			   inode->i_size >= sb->s_blocksize) {
+			ext2hole_error(sb, "inode %lu: bad symlink size %lld",
+				       ino, inode->i_size);
+			err = -EFSCORRUPTED;
+			goto bad;
 		}
-	} else {
-		inode->i_op = &ext2hole_special_inode_operations;
+	} else if (!S_ISREG(mode)) {
 		if (raw->i_block[0])
-			init_special_inode(inode, mode,
-					   old_decode_dev(le32_to_cpu(raw->i_block[0])));
+			rdev = old_decode_dev(le32_to_cpu(raw->i_block[0]));
 		else
-			init_special_inode(inode, mode,
-					   new_decode_dev(le32_to_cpu(raw->i_block[1])));
+			rdev = new_decode_dev(le32_to_cpu(raw->i_block[1]));
 	}
+	ext2hole_set_ops(inode, rdev);
 	brelse(bh);
 	unlock_new_inode(inode);
 	return inode;

@@ -91,14 +91,6 @@ static struct dentry *ext2hole_lookup(struct inode *dir, struct dentry *dentry,
 	return d_splice_alias(inode, dentry);
 }
 
-/* Give a new regular file its operations. */
-static void ext2hole_set_file_ops(struct inode *inode)
-{
-	inode->i_op = &ext2hole_file_inode_operations;
-	inode->i_fop = &ext2hole_file_operations;
-	inode->i_mapping->a_ops = &ext2hole_aops;
-}
-
 /*
  * ext2hole_add_nondir - link a new non-directory inode into its parent
  *
@@ -126,7 +118,7 @@ static int ext2hole_create(struct ext2hole_idmap *idmap, struct inode *dir,
 	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	ext2hole_set_file_ops(inode);
+	ext2hole_set_ops(inode, 0);
 	mark_inode_dirty(inode);
 	return ext2hole_add_nondir(dentry, inode);
 }
@@ -139,7 +131,7 @@ static int ext2hole_tmpfile(struct ext2hole_idmap *idmap,
 	inode = ext2hole_new_inode(dir, mode, NULL);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	ext2hole_set_file_ops(inode);
+	ext2hole_set_ops(inode, 0);
 	mark_inode_dirty(inode);
 	d_tmpfile(file, inode);		/* drops the link: nlink 0 until linkat */
 	unlock_new_inode(inode);
@@ -157,8 +149,7 @@ static int ext2hole_mknod(struct ext2hole_idmap *idmap, struct inode *dir,
 	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	init_special_inode(inode, inode->i_mode, rdev);
-	inode->i_op = &ext2hole_special_inode_operations;
+	ext2hole_set_ops(inode, rdev);
 	mark_inode_dirty(inode);
 	return ext2hole_add_nondir(dentry, inode);
 }
@@ -181,18 +172,16 @@ static int ext2hole_symlink(struct ext2hole_idmap *idmap,
 
 	if (l > EXT2HOLE_FAST_SYMLINK_MAX) {
 		/* slow symlink: the target lives in a data block */
-		inode->i_op = &ext2hole_symlink_inode_operations;
-		inode_nohighmem(inode);
-		inode->i_mapping->a_ops = &ext2hole_aops;
+		ext2hole_set_ops(inode, 0);
 		err = page_symlink(inode, symname, l);
 		if (err)
 			goto out_fail;
 	} else {
 		/* fast symlink: the target lives in i_data */
-		inode->i_op = &ext2hole_fast_symlink_inode_operations;
 		inode->i_link = (char *)EXT2HOLE_I(inode)->i_data;
 		memcpy(inode->i_link, symname, l);
 		inode->i_size = l - 1;
+		ext2hole_set_ops(inode, 0);
 	}
 	mark_inode_dirty(inode);
 	return ext2hole_add_nondir(dentry, inode);
@@ -274,11 +263,7 @@ static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 	if (IS_ERR(inode))
 		goto out_dir;
 
-	inode->i_op = &ext2hole_dir_inode_operations;
-	inode_nohighmem(inode);	/* dir.c uses page_address() */
-	inode->i_fop = &ext2hole_dir_operations;
-	inode->i_mapping->a_ops = &ext2hole_aops;
-
+	ext2hole_set_ops(inode, 0);
 	ext2hole_inc_count(inode);		/* its own '.' */
 
 	err = ext2hole_make_empty(inode, dir);
@@ -599,22 +584,12 @@ const struct inode_operations ext2hole_dir_inode_operations = {
 	.fileattr_get	= ext2hole_fileattr_get,
 	.fileattr_set	= ext2hole_fileattr_set,
 	.listxattr	= ext2hole_listxattr,
-#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
-	.get_inode_acl	= ext2hole_get_acl,
-#else
-	.get_acl	= ext2hole_get_acl,
-#endif
-	.set_acl	= ext2hole_set_acl,
+	EXT2HOLE_IOPS_ACL(ext2hole_get_acl, ext2hole_set_acl),
 };
 
 const struct inode_operations ext2hole_special_inode_operations = {
 	.setattr	= ext2hole_setattr,
 	.getattr	= ext2hole_getattr,
 	.listxattr	= ext2hole_listxattr,
-#ifdef EXT2HOLE_HAVE_GET_INODE_ACL
-	.get_inode_acl	= ext2hole_get_acl,
-#else
-	.get_acl	= ext2hole_get_acl,
-#endif
-	.set_acl	= ext2hole_set_acl,
+	EXT2HOLE_IOPS_ACL(ext2hole_get_acl, ext2hole_set_acl),
 };

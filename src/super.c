@@ -1011,7 +1011,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	struct ext2hole_super_block *es;
 	struct buffer_head *bh;
 	unsigned long bs, sb_block, i, rsv_gdt = 0;
-	u32 log_bs, free_blocks = 0, free_inodes = 0, dirs = 0;
+	u32 log_bs, free_blocks = 0, free_inodes = 0;
 	struct inode *root;
 	int err = -EINVAL;
 
@@ -1163,11 +1163,9 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		gd = ext2hole_get_group_desc(sb, i, NULL);
 		free_blocks += le16_to_cpu(gd->bg_free_blocks_count);
 		free_inodes += le16_to_cpu(gd->bg_free_inodes_count);
-		dirs += le16_to_cpu(gd->bg_used_dirs_count);
 	}
 	sbi->s_free_blocks = free_blocks;
 	sbi->s_free_inodes = free_inodes;
-	sbi->s_dirs = dirs;
 	if (free_blocks > sbi->s_blocks_count || free_inodes > sbi->s_inodes_count) {
 		ext2hole_msg(sb, KERN_ERR, "free counts larger than the filesystem");
 		goto failed;

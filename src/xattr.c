@@ -105,7 +105,7 @@ static int ext2hole_xattr_ibody(struct inode *inode, struct buffer_head **bhp,
 	raw = ext2hole_get_raw_inode(sb, inode->i_ino, &bh);
 	if (IS_ERR(raw))
 		return PTR_ERR(raw);
-	extra = le16_to_cpu(*(__le16 *)((char *)raw + EXT2HOLE_EXTRA_ISIZE_OFFSET));
+	extra = le16_to_cpu(EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize);
 	if (extra > isize - EXT2HOLE_GOOD_OLD_INODE_SIZE || (extra & 3)) {
 		why = "bad i_extra_isize";
 		goto corrupt;
@@ -746,8 +746,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 		} else {
 			raw = (void *)((char *)il.end - isize);
 		}
-		extra = le16_to_cpu(*(__le16 *)((char *)raw +
-						EXT2HOLE_EXTRA_ISIZE_OFFSET));
+		extra = le16_to_cpu(EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize);
 		/*
 		 * An inode without extra fields gets s_want_extra_isize, at
 		 * least 32, as ext2hole_write_inode() gives it (the same
@@ -904,8 +903,7 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 		bool any = ext2hole_xattr_need(it, n, true) > sizeof(__le32);
 
 		lock_buffer(ibh);
-		*(__le16 *)((char *)raw + EXT2HOLE_EXTRA_ISIZE_OFFSET) =
-			cpu_to_le16(extra);
+		EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize = cpu_to_le16(extra);
 		WRITE_ONCE(ei->i_extra_isize, extra);
 		if (any) {
 			((struct ext2hole_xattr_ibody_header *)hdr)->h_magic =

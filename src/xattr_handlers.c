@@ -13,11 +13,22 @@
 #include "ext2hole.h"
 #include "xattr.h"
 
+/* May @inode's attributes of @handler's namespace be used at all? */
+static bool ext2hole_xattr_handler_on(const struct xattr_handler *handler,
+				      struct inode *inode)
+{
+	/* user.: only with the user_xattr mount option */
+	return handler->flags != EXT2HOLE_XATTR_INDEX_USER ||
+	       ext2hole_test_opt(inode->i_sb, XATTR_USER);
+}
+
 static int ext2hole_xattr_handler_get(const struct xattr_handler *handler,
 				      struct dentry *unused,
 				      struct inode *inode, const char *name,
 				      void *buffer, size_t size)
 {
+	if (!ext2hole_xattr_handler_on(handler, inode))
+		return -EOPNOTSUPP;
 	return ext2hole_xattr_get(inode, handler->flags, name, buffer, size);
 }
 
@@ -27,36 +38,16 @@ static int ext2hole_xattr_handler_set(const struct xattr_handler *handler,
 				      struct inode *inode, const char *name,
 				      const void *value, size_t size, int flags)
 {
+	if (!ext2hole_xattr_handler_on(handler, inode))
+		return -EOPNOTSUPP;
 	return ext2hole_xattr_set(inode, handler->flags, name, value, size,
 				  flags);
 }
 
-/* user.: only with the user_xattr mount option. */
+/* user.: listed only with the user_xattr mount option. */
 static bool ext2hole_xattr_user_list(struct dentry *dentry)
 {
 	return ext2hole_test_opt(dentry->d_sb, XATTR_USER);
-}
-
-static int ext2hole_xattr_user_get(const struct xattr_handler *handler,
-				   struct dentry *dentry, struct inode *inode,
-				   const char *name, void *buffer, size_t size)
-{
-	if (!ext2hole_test_opt(inode->i_sb, XATTR_USER))
-		return -EOPNOTSUPP;
-	return ext2hole_xattr_handler_get(handler, dentry, inode, name,
-					  buffer, size);
-}
-
-static int ext2hole_xattr_user_set(const struct xattr_handler *handler,
-				   struct ext2hole_idmap *idmap,
-				   struct dentry *dentry, struct inode *inode,
-				   const char *name, const void *value,
-				   size_t size, int flags)
-{
-	if (!ext2hole_test_opt(inode->i_sb, XATTR_USER))
-		return -EOPNOTSUPP;
-	return ext2hole_xattr_handler_set(handler, idmap, dentry, inode,
-					  name, value, size, flags);
 }
 
 /* trusted.: listed to CAP_SYS_ADMIN only (the VFS checks the get). */
@@ -69,8 +60,8 @@ static const struct xattr_handler ext2hole_xattr_user_handler = {
 	.prefix	= XATTR_USER_PREFIX,
 	.flags	= EXT2HOLE_XATTR_INDEX_USER,
 	.list	= ext2hole_xattr_user_list,
-	.get	= ext2hole_xattr_user_get,
-	.set	= ext2hole_xattr_user_set,
+	.get	= ext2hole_xattr_handler_get,
+	.set	= ext2hole_xattr_handler_set,
 };
 
 static const struct xattr_handler ext2hole_xattr_trusted_handler = {
