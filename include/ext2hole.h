@@ -315,6 +315,8 @@ void ext2hole_update_dynamic_rev(struct super_block *sb);
 struct ext2hole_group_desc *ext2hole_get_group_desc(struct super_block *sb,
 						    unsigned long group,
 						    struct buffer_head **bh);
+void ext2hole_add_group_counts(struct super_block *sb, unsigned long group,
+			       long blocks, int inodes, int dirs);
 unsigned long ext2hole_new_blocks(struct inode *inode, unsigned long goal,
 				  unsigned long *count, int *errp);
 unsigned long ext2hole_new_blocks_nocharge(struct inode *inode,

@@ -284,9 +284,20 @@ static struct buffer_head *ext2hole_read_block_bitmap(struct super_block *sb,
 	return bh;
 }
 
-/* Change the free block counts of @group by @delta; caller holds the bitmap. */
-static void ext2hole_add_free_blocks(struct super_block *sb,
-				     unsigned long group, long delta)
+/**
+ * ext2hole_add_group_counts - change a group descriptor's counts
+ * @sb: the filesystem
+ * @group: the group
+ * @blocks: change of bg_free_blocks_count (and the in-core total)
+ * @inodes: change of bg_free_inodes_count (and the in-core total)
+ * @dirs: change of bg_used_dirs_count
+ *
+ * The caller serializes the group's bitmap that the change follows: the
+ * block bitmap's lock for blocks, s_ialloc_mutex for inodes and dirs.
+ * s_lock covers the descriptor's fields and the totals.
+ */
+void ext2hole_add_group_counts(struct super_block *sb, unsigned long group,
+			       long blocks, int inodes, int dirs)
 {
 	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	struct ext2hole_group_desc *gd;
@@ -296,8 +307,11 @@ static void ext2hole_add_free_blocks(struct super_block *sb,
 	if (!gd)
 		return;
 	spin_lock(&sbi->s_lock);
-	le16_add_cpu(&gd->bg_free_blocks_count, delta);
-	sbi->s_free_blocks += delta;
+	le16_add_cpu(&gd->bg_free_blocks_count, blocks);
+	sbi->s_free_blocks += blocks;
+	le16_add_cpu(&gd->bg_free_inodes_count, inodes);
+	sbi->s_free_inodes += inodes;
+	le16_add_cpu(&gd->bg_used_dirs_count, dirs);
 	spin_unlock(&sbi->s_lock);
 	ext2hole_dirty_meta(sb, gdbh);
 }
@@ -394,7 +408,7 @@ static unsigned long ext2hole_alloc_in_group(struct super_block *sb,
 		sync_dirty_buffer(bh);
 	brelse(bh);
 
-	ext2hole_add_free_blocks(sb, group, -(long)len);
+	ext2hole_add_group_counts(sb, group, -(long)len, 0, 0);
 	*block = first + bit;
 	return len;
 }
@@ -606,7 +620,7 @@ void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
 				sync_dirty_buffer(bh);
 			brelse(bh);
 			if (freed)
-				ext2hole_add_free_blocks(sb, group, freed);
+				ext2hole_add_group_counts(sb, group, freed, 0, 0);
 			if (already)
 				ext2hole_error(sb,
 					       "inode %lu: %lu of blocks %lu-%lu already free",

@@ -58,27 +58,6 @@ static struct buffer_head *ext2hole_read_inode_bitmap(struct super_block *sb,
 	return bh;
 }
 
-/* Change the inode counts of @group; caller holds s_ialloc_mutex. */
-static void ext2hole_add_inode_counts(struct super_block *sb,
-				      unsigned long group, int free_delta,
-				      int dirs_delta)
-{
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	struct ext2hole_group_desc *gd;
-	struct buffer_head *gdbh;
-
-	gd = ext2hole_get_group_desc(sb, group, &gdbh);
-	if (!gd)
-		return;
-	spin_lock(&sbi->s_lock);
-	le16_add_cpu(&gd->bg_free_inodes_count, free_delta);
-	sbi->s_free_inodes += free_delta;
-	if (dirs_delta)
-		le16_add_cpu(&gd->bg_used_dirs_count, dirs_delta);
-	spin_unlock(&sbi->s_lock);
-	ext2hole_dirty_meta(sb, gdbh);
-}
-
 /**
  * ext2hole_free_inode - release an inode number
  * @inode: the inode being evicted, with i_nlink == 0
@@ -119,7 +98,7 @@ void ext2hole_free_inode(struct inode *inode)
 		ext2hole_dirty_meta(sb, bh);
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
-		ext2hole_add_inode_counts(sb, group, 1,
+		ext2hole_add_group_counts(sb, group, 0, 1,
 					  S_ISDIR(inode->i_mode) ? -1 : 0);
 	}
 	brelse(bh);
@@ -273,7 +252,7 @@ static unsigned long ext2hole_take_inode(struct super_block *sb,
 		if (sb->s_flags & SB_SYNCHRONOUS)
 			sync_dirty_buffer(bh);
 		brelse(bh);
-		ext2hole_add_inode_counts(sb, g, -1, is_dir ? 1 : 0);
+		ext2hole_add_group_counts(sb, g, 0, -1, is_dir ? 1 : 0);
 		*groupp = g;
 		return g * ipg + bit + 1;
 	}
