@@ -1004,60 +1004,55 @@ static int ext2hole_check_features(struct super_block *sb,
 	return 0;
 }
 
-static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
+/*
+ * Read the superblock (at @sb_opt, 1 for the primary) at the device's
+ * smallest block size, check its magic, revision, block size and
+ * features (for a read-only mount if @rdonly), and read it again at the
+ * filesystem's block size.  Sets s_sbh, s_es and s_sb_block.
+ */
+static int ext2hole_load_super(struct super_block *sb, unsigned long sb_opt,
+			       bool rdonly)
 {
-	struct ext2hole_fs_context *ctx = fc->fs_private;
-	struct ext2hole_sb_info *sbi;
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
 	struct ext2hole_super_block *es;
 	struct buffer_head *bh;
-	unsigned long bs, sb_block, i, rsv_gdt = 0;
-	u32 log_bs, free_blocks = 0, free_inodes = 0;
-	struct inode *root;
-	int err = -EINVAL;
-
-	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
-	if (!sbi)
-		return -ENOMEM;
-	sb->s_fs_info = sbi;
-	spin_lock_init(&sbi->s_lock);
-	mutex_init(&sbi->s_balloc_mutex);
-	mutex_init(&sbi->s_ialloc_mutex);
-	ext2hole_meta_init(sb);
+	unsigned long bs, sb_block;
+	u32 log_bs;
+	int err;
 
 	bs = sb_min_blocksize(sb, EXT2HOLE_MIN_BLOCK_SIZE);
 	if (!bs || bs > EXT2HOLE_MAX_BLOCK_SIZE) {
 		ext2hole_msg(sb, KERN_ERR, "unable to set blocksize");
-		goto failed;
+		return -EINVAL;
 	}
-	bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
+	bh = ext2hole_read_sb(sb, sb_opt, &es, &sb_block);
 	if (!bh) {
 		ext2hole_msg(sb, KERN_ERR, "unable to read superblock");
-		err = -EIO;
-		goto failed;
+		return -EIO;
 	}
 	sbi->s_sbh = bh;
 	sbi->s_es = es;
 	if (le16_to_cpu(es->s_magic) != EXT2HOLE_SUPER_MAGIC) {
-		if (ctx->sb_block != 1)
+		if (sb_opt != 1)
 			ext2hole_msg(sb, KERN_ERR, "no ext2 superblock at sb=%lu (bad magic 0x%04x)",
-				     ctx->sb_block, le16_to_cpu(es->s_magic));
+				     sb_opt, le16_to_cpu(es->s_magic));
 		else
 			ext2hole_msg(sb, KERN_ERR, "can't find an ext2 filesystem (bad magic 0x%04x)",
 				     le16_to_cpu(es->s_magic));
-		goto failed;
+		return -EINVAL;
 	}
 	if (le32_to_cpu(es->s_rev_level) > EXT2HOLE_DYNAMIC_REV) {
 		ext2hole_msg(sb, KERN_ERR, "unsupported revision level %u",
 			     le32_to_cpu(es->s_rev_level));
-		goto failed;
+		return -EINVAL;
 	}
 	log_bs = le32_to_cpu(es->s_log_block_size);
 	if (log_bs > EXT2HOLE_MAX_BLOCK_LOG_SIZE - EXT2HOLE_MIN_BLOCK_LOG_SIZE) {
 		ext2hole_msg(sb, KERN_ERR, "unsupported log block size %u",
 			     log_bs);
-		goto failed;
+		return -EINVAL;
 	}
-	err = ext2hole_check_features(sb, es, fc->sb_flags & SB_RDONLY);
+	err = ext2hole_check_features(sb, es, rdonly);
 	/*
 	 * A read-write mount refused for a read-only-compatible feature is
 	 * -EINVAL, as in stock ext2 and the ext4 driver: mount(8) takes
@@ -1067,8 +1062,7 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err == -EROFS)
 		err = -EINVAL;
 	if (err)
-		goto failed;
-	err = -EINVAL;
+		return err;
 
 	if (bs != (EXT2HOLE_MIN_BLOCK_SIZE << log_bs)) {
 		bs = EXT2HOLE_MIN_BLOCK_SIZE << log_bs;
@@ -1078,54 +1072,74 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		if (!sb_set_blocksize(sb, bs)) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "bad block size %lu for this device", bs);
-			goto failed;
+			return -EINVAL;
 		}
-		bh = ext2hole_read_sb(sb, ctx->sb_block, &es, &sb_block);
+		bh = ext2hole_read_sb(sb, sb_opt, &es, &sb_block);
 		if (!bh) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read superblock at block size %lu",
 				     bs);
-			err = -EIO;
-			goto failed;
+			return -EIO;
 		}
 		sbi->s_sbh = bh;
 		sbi->s_es = es;
 		if (le16_to_cpu(es->s_magic) != EXT2HOLE_SUPER_MAGIC ||
 		    le32_to_cpu(es->s_log_block_size) != log_bs) {
 			ext2hole_msg(sb, KERN_ERR, "superblock changed on re-read");
-			goto failed;
+			return -EINVAL;
 		}
 	}
 	sbi->s_sb_block = sb_block;
+	return 0;
+}
 
-	err = ext2hole_check_geometry(sb, es);
-	if (err)
-		goto failed;
-	err = -EINVAL;
-	if (ctx->sb_block != 1) {
+/*
+ * With sb=N the superblock read is a group's backup copy: it must be the
+ * copy of the group it names, where that group keeps one.
+ */
+static int ext2hole_check_sb_copy(struct super_block *sb, unsigned long sb_opt)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_super_block *es = sbi->s_es;
+	unsigned long bs = sb->s_blocksize, sb_block = sbi->s_sb_block;
+
+	if (sb_opt != 1) {
 		u32 g = le16_to_cpu(es->s_block_group_nr);
 
 		if (g >= sbi->s_groups_count || !ext2hole_bg_has_super(sb, g) ||
 		    ext2hole_group_first_block(sb, g) != sb_block ||
-		    EXT2HOLE_SB_OFFSET * ctx->sb_block % bs !=
+		    EXT2HOLE_SB_OFFSET * sb_opt % bs !=
 		    (g ? 0 : EXT2HOLE_SB_OFFSET % bs)) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "sb=%lu: not the superblock copy of group %u (block %lu)",
-				     ctx->sb_block, g, sb_block);
-			goto failed;
+				     sb_opt, g, sb_block);
+			return -EINVAL;
 		}
 		ext2hole_msg(sb, KERN_NOTICE,
 			     "using the superblock copy of group %u (sb=%lu); updates go to that copy and the descriptors after it",
-			     g, ctx->sb_block);
+			     g, sb_opt);
 	}
-	sbi->s_sb_opt = ctx->sb_block;
+	return 0;
+}
+
+/*
+ * Read the group descriptors that follow the superblock in use, check
+ * every group and sum the free counts into s_free_blocks/s_free_inodes.
+ */
+static int ext2hole_load_groups(struct super_block *sb)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_super_block *es = sbi->s_es;
+	unsigned long bs = sb->s_blocksize, sb_block = sbi->s_sb_block;
+	unsigned long i, rsv_gdt = 0;
+	u32 free_blocks = 0, free_inodes = 0;
 
 	if (es->s_feature_compat & cpu_to_le32(EXT2HOLE_FEATURE_COMPAT_RESIZE_INO))
 		rsv_gdt = le16_to_cpu(es->s_reserved_gdt_blocks);
 	if (rsv_gdt > bs / sizeof(u32)) {
 		ext2hole_msg(sb, KERN_ERR, "bad reserved GDT blocks count %lu",
 			     rsv_gdt);
-		goto failed;
+		return -EINVAL;
 	}
 	/* Group 0 must hold the superblock, descriptors, two bitmaps, a table. */
 	if ((u64)1 + sbi->s_gdb_count + rsv_gdt + 2 + sbi->s_itb_per_group >
@@ -1134,32 +1148,29 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 		ext2hole_msg(sb, KERN_ERR,
 			     "group descriptors (%lu blocks) do not fit in group 0",
 			     sbi->s_gdb_count);
-		goto failed;
+		return -EINVAL;
 	}
 
 	sbi->s_group_desc = kvcalloc(sbi->s_gdb_count, sizeof(*sbi->s_group_desc),
 				     GFP_KERNEL);
 	sbi->s_bb_checked = bitmap_zalloc(sbi->s_groups_count, GFP_KERNEL);
 	sbi->s_bb_bad = bitmap_zalloc(sbi->s_groups_count, GFP_KERNEL);
-	if (!sbi->s_group_desc || !sbi->s_bb_checked || !sbi->s_bb_bad) {
-		err = -ENOMEM;
-		goto failed;
-	}
+	if (!sbi->s_group_desc || !sbi->s_bb_checked || !sbi->s_bb_bad)
+		return -ENOMEM;
 	for (i = 0; i < sbi->s_gdb_count; i++) {
 		/* the descriptors follow the superblock copy in use */
 		sbi->s_group_desc[i] = sb_bread(sb, sb_block + 1 + i);
 		if (!sbi->s_group_desc[i]) {
 			ext2hole_msg(sb, KERN_ERR,
 				     "unable to read group descriptors");
-			err = -EIO;
-			goto failed;
+			return -EIO;
 		}
 	}
 	for (i = 0; i < sbi->s_groups_count; i++) {
 		struct ext2hole_group_desc *gd;
 
 		if (ext2hole_check_group(sb, i, rsv_gdt))
-			goto failed;
+			return -EINVAL;
 		gd = ext2hole_get_group_desc(sb, i, NULL);
 		free_blocks += le16_to_cpu(gd->bg_free_blocks_count);
 		free_inodes += le16_to_cpu(gd->bg_free_inodes_count);
@@ -1168,18 +1179,17 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->s_free_inodes = free_inodes;
 	if (free_blocks > sbi->s_blocks_count || free_inodes > sbi->s_inodes_count) {
 		ext2hole_msg(sb, KERN_ERR, "free counts larger than the filesystem");
-		goto failed;
+		return -EINVAL;
 	}
-	sbi->s_next_generation = get_random_u32();
-	/* write errors from before this mount are not ours to requeue */
-	sbi->s_meta_wb_err = errseq_sample(&ext2hole_bdev_mapping(sb)->wb_err);
-	sbi->s_ea_block_cache = mb_cache_create(EXT2HOLE_XATTR_CACHE_BITS);
-	if (!sbi->s_ea_block_cache) {
-		err = -ENOMEM;
-		goto failed;
-	}
+	return 0;
+}
 
-	/* Options: the superblock's defaults, then what the user gave. */
+/* The mount options the superblock gives by default. */
+static void ext2hole_default_options(struct super_block *sb)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	struct ext2hole_super_block *es = sbi->s_es;
+
 	switch (le16_to_cpu(es->s_errors)) {
 	case EXT2HOLE_ERRORS_PANIC:
 		sbi->s_mount_opt = EXT2HOLE_MOUNT_ERRORS_PANIC;
@@ -1208,9 +1218,11 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	sbi->s_mkwrite = EXT2HOLE_MKWRITE_ALLOC;
 	sbi->s_resuid = make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid));
 	sbi->s_resgid = make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid));
-	ext2hole_apply_options(sb, ctx);
-	sbi->s_mount_state = le16_to_cpu(es->s_state);
+}
 
+/* The super_block's operations and limits. */
+static void ext2hole_setup_sb_ops(struct super_block *sb)
+{
 	sb->s_magic = EXT2HOLE_SUPER_MAGIC;
 	sb->s_op = &ext2hole_sops;
 #ifdef CONFIG_QUOTA
@@ -1227,30 +1239,84 @@ static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
 	 * wbc_init_bio() and the pages' owners accounted (src/hole.c).
 	 */
 	sb->s_iflags |= SB_I_CGROUPWB;
-	ext2hole_setup_times(sb, es);
-	err = ext2hole_setup_hash(sb, es);
-	if (err)
-		goto failed;
-	memcpy(&sb->s_uuid, es->s_uuid, sizeof(es->s_uuid));
+}
+
+/* Read the root directory and make sb->s_root. */
+static int ext2hole_load_root(struct super_block *sb)
+{
+	struct inode *root;
 
 	root = ext2hole_iget(sb, EXT2HOLE_ROOT_INO);
 	if (IS_ERR(root)) {
-		err = PTR_ERR(root);
-		ext2hole_msg(sb, KERN_ERR, "unable to read root inode: %d", err);
-		goto failed;
+		ext2hole_msg(sb, KERN_ERR, "unable to read root inode: %ld",
+			     PTR_ERR(root));
+		return PTR_ERR(root);
 	}
 	if (!S_ISDIR(root->i_mode) || !root->i_blocks || !root->i_size) {
 		iput(root);
 		ext2hole_msg(sb, KERN_ERR, "corrupt root inode, run e2fsck");
-		err = -EUCLEAN;
-		goto failed;
+		return -EUCLEAN;
 	}
 	sb->s_root = d_make_root(root);
 	if (!sb->s_root) {
 		ext2hole_msg(sb, KERN_ERR, "get root inode failed");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int ext2hole_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct ext2hole_fs_context *ctx = fc->fs_private;
+	struct ext2hole_sb_info *sbi;
+	int err;
+
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	sb->s_fs_info = sbi;
+	spin_lock_init(&sbi->s_lock);
+	mutex_init(&sbi->s_balloc_mutex);
+	mutex_init(&sbi->s_ialloc_mutex);
+	ext2hole_meta_init(sb);
+
+	err = ext2hole_load_super(sb, ctx->sb_block, fc->sb_flags & SB_RDONLY);
+	if (err)
+		goto failed;
+	err = ext2hole_check_geometry(sb, sbi->s_es);
+	if (err)
+		goto failed;
+	err = ext2hole_check_sb_copy(sb, ctx->sb_block);
+	if (err)
+		goto failed;
+	sbi->s_sb_opt = ctx->sb_block;
+	err = ext2hole_load_groups(sb);
+	if (err)
+		goto failed;
+	sbi->s_next_generation = get_random_u32();
+	/* write errors from before this mount are not ours to requeue */
+	sbi->s_meta_wb_err = errseq_sample(&ext2hole_bdev_mapping(sb)->wb_err);
+	sbi->s_ea_block_cache = mb_cache_create(EXT2HOLE_XATTR_CACHE_BITS);
+	if (!sbi->s_ea_block_cache) {
 		err = -ENOMEM;
 		goto failed;
 	}
+
+	/* Options: the superblock's defaults, then what the user gave. */
+	ext2hole_default_options(sb);
+	ext2hole_apply_options(sb, ctx);
+	sbi->s_mount_state = le16_to_cpu(sbi->s_es->s_state);
+
+	ext2hole_setup_sb_ops(sb);
+	ext2hole_setup_times(sb, sbi->s_es);
+	err = ext2hole_setup_hash(sb, sbi->s_es);
+	if (err)
+		goto failed;
+	memcpy(&sb->s_uuid, sbi->s_es->s_uuid, sizeof(sbi->s_es->s_uuid));
+
+	err = ext2hole_load_root(sb);
+	if (err)
+		goto failed;
 
 	if (!sb_rdonly(sb))
 		ext2hole_setup_super(sb);
