@@ -675,6 +675,377 @@ static size_t ext2hole_xattr_ibody_room(struct super_block *sb,
 }
 
 /**
+ * struct ext2hole_xattr_change - the state of one ext2hole_xattr_set()
+ * @it: the inode's attributes, then the new one (in-inode ones first)
+ * @n: how many of @it are in use
+ * @ibh: the inode table buffer, held when the inode is larger than 128
+ *	bytes; NULL otherwise
+ * @raw: the inode inside @ibh, or NULL
+ * @icopy: a copy of @raw that @it's in-inode names and values point into
+ * @extra: the i_extra_isize the inode body is written with
+ * @iroom: room for entries in the inode body (0: none)
+ * @bh: the inode's xattr block (checked, held), or NULL
+ * @bcopy: a copy of @bh's data that @it's block names and values point into
+ * @broom: room for entries in a block
+ * @nb: the new block's contents, built in memory
+ * @nbh: the block that holds the new contents once written (held), or NULL
+ * @old_nr: i_file_acl when the change started
+ * @new_nr: i_file_acl when it is done (0: no block)
+ * @ibody_changed: the inode body is rewritten
+ * @block_changed: the block's list changes
+ */
+struct ext2hole_xattr_change {
+	struct ext2hole_xattr_item *it;
+	int n;
+	struct buffer_head *ibh;
+	struct ext2hole_inode *raw;
+	void *icopy;
+	unsigned int extra;
+	size_t iroom;
+	struct buffer_head *bh;
+	void *bcopy;
+	size_t broom;
+	void *nb;
+	struct buffer_head *nbh;
+	u32 old_nr;
+	u32 new_nr;
+	bool ibody_changed;
+	bool block_changed;
+};
+
+/*
+ * Read the inode body of @inode into @c under i_xattr_sem (exclusive):
+ * c->ibh and c->raw for an inode larger than 128 bytes, the i_extra_isize
+ * and room a rewrite uses, and the in-inode attributes collected into
+ * c->it (pointing into c->icopy).  Returns 0 or an error; c->ibh is held
+ * or NULL either way.
+ */
+static int ext2hole_xattr_ibody_load(struct inode *inode,
+				     struct ext2hole_xattr_change *c)
+{
+	struct super_block *sb = inode->i_sb;
+	unsigned int isize = EXT2HOLE_SB(sb)->s_inode_size;
+	struct ext2hole_xattr_list il = {};
+	bool had_ibody;
+	int err;
+
+	err = ext2hole_xattr_ibody(inode, &c->ibh, &il);
+	if (err)
+		return err;
+	had_ibody = c->ibh != NULL;
+	if (isize > EXT2HOLE_GOOD_OLD_INODE_SIZE) {
+		if (!c->ibh) {
+			c->raw = ext2hole_get_raw_inode(sb, inode->i_ino, &c->ibh);
+			if (IS_ERR(c->raw)) {
+				err = PTR_ERR(c->raw);
+				c->ibh = NULL;
+				return err;
+			}
+		} else {
+			c->raw = (void *)((char *)il.end - isize);
+		}
+		c->extra = le16_to_cpu(EXT2HOLE_INODE_EXTRA(c->raw)->i_extra_isize);
+		/*
+		 * An inode without extra fields gets s_want_extra_isize, at
+		 * least 32, as ext2hole_write_inode() gives it (the same
+		 * size, whichever comes first).
+		 */
+		if (!c->extra && !had_ibody)
+			c->extra = EXT2HOLE_SB(sb)->s_want_extra_isize;
+		c->iroom = ext2hole_xattr_ibody_room(sb, c->extra);
+	}
+	if (had_ibody) {
+		c->icopy = kmemdup(c->raw, isize, GFP_NOFS);
+		if (!c->icopy)
+			return -ENOMEM;
+		c->n = ext2hole_xattr_collect(&il, c->raw, c->icopy, c->it,
+					      c->n, true);
+	}
+	return 0;
+}
+
+/*
+ * Read the xattr block of @inode into @c under i_xattr_sem (exclusive):
+ * c->bh, and its attributes collected into c->it after the in-inode ones
+ * (pointing into c->bcopy).  Returns 0 or an error; c->bh is held or NULL
+ * either way.
+ */
+static int ext2hole_xattr_block_load(struct inode *inode,
+				     struct ext2hole_xattr_change *c)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_xattr_list bl = {};
+	struct buffer_head *bh;
+
+	bh = ext2hole_xattr_block(inode, &bl);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	c->bh = bh;
+	if (bh) {
+		c->bcopy = kmemdup(bh->b_data, sb->s_blocksize, GFP_NOFS);
+		if (!c->bcopy)
+			return -ENOMEM;
+		c->n = ext2hole_xattr_collect(&bl, bh->b_data, c->bcopy, c->it,
+					      c->n, false);
+	}
+	return 0;
+}
+
+/*
+ * Apply the change to the list in @c: drop the old attribute @name of
+ * @name_index, add the new value (in the inode body when it fits there,
+ * else in the block), and sort the list.  Sets c->ibody_changed and
+ * c->block_changed; neither is set when there is nothing to do (removing
+ * an attribute that is not there).  Touches no buffer.  Returns 0,
+ * -EEXIST or -ENODATA (@flags), or -ENOSPC (the block's list would not
+ * fit).
+ */
+static int ext2hole_xattr_place(struct ext2hole_xattr_change *c,
+				int name_index, const char *name,
+				size_t name_len, const void *value,
+				size_t size, int flags)
+{
+	struct ext2hole_xattr_item *it = c->it;
+	int i, found = -1;
+
+	for (i = 0; i < c->n; i++)
+		if (it[i].index == name_index && it[i].name_len == name_len &&
+		    !memcmp(it[i].name, name, name_len))
+			found = i;
+	if (found >= 0 && (flags & XATTR_CREATE))
+		return -EEXIST;
+	if (found < 0 && (flags & XATTR_REPLACE))
+		return -ENODATA;
+	if (found < 0 && !value)
+		return 0;		/* removing what is not there */
+
+	if (found >= 0) {
+		if (it[found].in_inode)
+			c->ibody_changed = true;
+		else
+			c->block_changed = true;
+		it[found] = it[--c->n];
+	}
+	if (value) {
+		it[c->n].name = name;
+		it[c->n].name_len = name_len;
+		it[c->n].index = name_index;
+		it[c->n].value = value;
+		it[c->n].size = size;
+		it[c->n].in_inode = true;
+		if (c->iroom &&
+		    ext2hole_xattr_need(it, c->n + 1, true) <= c->iroom) {
+			c->ibody_changed = true;
+		} else {
+			it[c->n].in_inode = false;
+			c->block_changed = true;
+		}
+		c->n++;
+	}
+	if (ext2hole_xattr_need(it, c->n, false) > c->broom)
+		return -ENOSPC;
+	sort(it, c->n, sizeof(*it), ext2hole_xattr_item_cmp, NULL);
+	return 0;
+}
+
+/*
+ * Build the new block's contents in c->nb from the block items of c->it:
+ * header (one reference), entries, block hash.  Returns 0 or -ENOMEM.
+ */
+static int ext2hole_xattr_block_build(struct super_block *sb,
+				      struct ext2hole_xattr_change *c)
+{
+	struct ext2hole_xattr_header *hdr;
+
+	c->nb = kzalloc(sb->s_blocksize, GFP_NOFS);
+	if (!c->nb)
+		return -ENOMEM;
+	hdr = c->nb;
+	hdr->h_magic = cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
+	hdr->h_refcount = cpu_to_le32(1);
+	hdr->h_blocks = cpu_to_le32(1);
+	ext2hole_xattr_build(hdr + 1, (char *)c->nb + sb->s_blocksize, c->nb,
+			     c->it, c->n, false);
+	hdr->h_hash = ext2hole_xattr_hash_block((void *)(hdr + 1));
+	return 0;
+}
+
+/*
+ * Share the cached block c->nbh (locked, read, holding what c->nb holds):
+ * a block other than the inode's own gets one more reference, charged to
+ * @inode's i_blocks and quota.  Unlocks c->nbh; it stays held in @c
+ * either way.  Returns 0 or the charge's error (nothing changed then).
+ */
+static int ext2hole_xattr_block_share(struct inode *inode,
+				      struct ext2hole_xattr_change *c)
+{
+	struct buffer_head *nbh = c->nbh;
+	int err;
+
+	c->new_nr = nbh->b_blocknr;
+	if (c->new_nr != c->old_nr) {
+		/* A new reference: i_blocks and the quota. */
+		err = ext2hole_charge_blocks(inode, 1);
+		if (err) {
+			unlock_buffer(nbh);
+			return err;
+		}
+		le32_add_cpu(&((struct ext2hole_xattr_header *)
+			       nbh->b_data)->h_refcount, 1);
+	}
+	unlock_buffer(nbh);
+	if (c->new_nr != c->old_nr)
+		ext2hole_dirty_meta_inode(nbh, inode);
+	return 0;
+}
+
+/*
+ * Allocate a block for @inode (charged and counted in i_blocks by the
+ * allocator), under i_map_mutex, and write c->nb to it; offer it to the
+ * cache.  Returns 0 with c->new_nr and c->nbh (held), or an error with
+ * the block freed again and c->nbh NULL.
+ */
+static int ext2hole_xattr_block_new(struct inode *inode,
+				    struct ext2hole_xattr_change *c)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned long cnt = 1, goal;
+	int err;
+
+	goal = ext2hole_group_first_block(sb, ei->i_block_group <
+			EXT2HOLE_SB(sb)->s_groups_count ?
+			ei->i_block_group : 0);
+	mutex_lock(&ei->i_map_mutex);
+	c->new_nr = ext2hole_new_blocks(inode, goal, &cnt, &err);
+	mutex_unlock(&ei->i_map_mutex);
+	if (!c->new_nr)
+		return err;
+	c->nbh = sb_getblk(sb, c->new_nr);
+	if (unlikely(!c->nbh)) {
+		err = -ENOMEM;
+		goto out_free_new;
+	}
+	lock_buffer(c->nbh);
+	memcpy(c->nbh->b_data, c->nb, sb->s_blocksize);
+	set_buffer_uptodate(c->nbh);
+	unlock_buffer(c->nbh);
+	ext2hole_dirty_meta_inode(c->nbh, inode);
+	if (IS_SYNC(inode)) {
+		sync_dirty_buffer(c->nbh);
+		if (buffer_write_io_error(c->nbh)) {
+			err = -EIO;
+			goto out_free_new;
+		}
+	}
+	ext2hole_xattr_cache_insert(sb, c->nbh);
+	return 0;
+
+out_free_new:
+	if (c->nbh)
+		ext2hole_forget_meta(sb, c->nbh);
+	c->nbh = NULL;
+	ext2hole_free_blocks(inode, c->new_nr, 1);
+	return err;
+}
+
+/*
+ * Put the block items of c->it on disk, before anything else changes,
+ * under i_xattr_sem (exclusive); no buffer lock held on entry or return.
+ * An empty list means no block (c->new_nr 0).  Otherwise, in that order:
+ * a cached block with the same contents is shared, the inode's own block
+ * is rewritten in place when nobody else holds it, or a new block is
+ * allocated.  Returns 0 with c->new_nr (and c->nbh, held), or an error
+ * with the attributes as they were.
+ */
+static int ext2hole_xattr_block_set(struct inode *inode,
+				    struct ext2hole_xattr_change *c)
+{
+	struct super_block *sb = inode->i_sb;
+	int err;
+
+	if (ext2hole_xattr_need(c->it, c->n, false) == sizeof(__le32)) {
+		c->new_nr = 0;
+		return 0;
+	}
+	err = ext2hole_xattr_block_build(sb, c);
+	if (err)
+		return err;
+
+	c->nbh = ext2hole_xattr_cache_find(inode, c->nb);	/* locked */
+	if (c->nbh) {
+		err = ext2hole_xattr_block_share(inode, c);
+		if (err)
+			return err;
+	} else if (c->bh && ext2hole_xattr_reuse_locked(sb, c->bh)) {
+		/* ours alone, out of the cache: rewrite it in place */
+		memcpy(c->bh->b_data, c->nb, sb->s_blocksize);
+		unlock_buffer(c->bh);
+		ext2hole_dirty_meta_inode(c->bh, inode);
+		ext2hole_xattr_cache_insert(sb, c->bh);
+		c->nbh = c->bh;
+		get_bh(c->nbh);
+	} else {
+		err = ext2hole_xattr_block_new(inode, c);
+		if (err)
+			return err;
+	}
+	if (IS_SYNC(inode))
+		sync_dirty_buffer(c->nbh);
+	return 0;
+}
+
+/*
+ * Rewrite the inode body of @inode from the in-inode items of c->it, with
+ * i_extra_isize c->extra, under c->ibh's buffer lock (i_xattr_sem held
+ * exclusive).  Cannot fail.
+ */
+static void ext2hole_xattr_ibody_set(struct inode *inode,
+				     struct ext2hole_xattr_change *c)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned int isize = EXT2HOLE_SB(inode->i_sb)->s_inode_size;
+	struct ext2hole_inode *raw = c->raw;
+	void *hdr = (char *)raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + c->extra;
+	bool any = ext2hole_xattr_need(c->it, c->n, true) > sizeof(__le32);
+
+	lock_buffer(c->ibh);
+	EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize = cpu_to_le16(c->extra);
+	WRITE_ONCE(ei->i_extra_isize, c->extra);
+	if (any) {
+		((struct ext2hole_xattr_ibody_header *)hdr)->h_magic =
+			cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
+		ext2hole_xattr_build((char *)hdr + sizeof(__le32),
+				     (char *)raw + isize,
+				     (char *)hdr + sizeof(__le32),
+				     c->it, c->n, true);
+	} else {
+		memset(hdr, 0, (char *)raw + isize - (char *)hdr);
+	}
+	unlock_buffer(c->ibh);
+	ext2hole_dirty_meta(inode->i_sb, c->ibh);
+}
+
+/*
+ * Point @inode at c->new_nr and stamp it; then drop the reference to the
+ * old block when it is no longer the inode's (c->bh is consumed then).
+ * Under i_xattr_sem (exclusive).  Returns 0, or the error of writing the
+ * inode of a synchronous one.
+ */
+static int ext2hole_xattr_set_commit(struct inode *inode,
+				     struct ext2hole_xattr_change *c)
+{
+	EXT2HOLE_I(inode)->i_file_acl = c->new_nr;
+	inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+	if (c->old_nr && c->old_nr != c->new_nr) {
+		ext2hole_xattr_release(inode, c->bh);
+		c->bh = NULL;
+	}
+	return IS_SYNC(inode) ? ext2hole_sync_inode(inode) : 0;
+}
+
+/**
  * ext2hole_xattr_set - create, replace or remove an extended attribute
  * @inode: the inode
  * @name_index: EXT2HOLE_XATTR_INDEX_*
@@ -689,7 +1060,8 @@ static size_t ext2hole_xattr_ibody_room(struct super_block *sb,
  * inodes share is never changed in place: the new contents get a new
  * block.  The inode body, then i_file_acl, then the old block's reference
  * change only after the new block is written, so an ENOSPC or EIO on the
- * way leaves the attributes as they were.
+ * way leaves the attributes as they were.  Everything from loading the
+ * lists to the commit runs under i_xattr_sem held exclusive.
  *
  * Return: 0, -EEXIST, -ENODATA, -ERANGE (name too long), -ENOSPC,
  * -EFSCORRUPTED, -EIO, -EROFS, -ENOMEM.
@@ -700,248 +1072,59 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 	struct super_block *sb = inode->i_sb;
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	unsigned int isize = EXT2HOLE_SB(sb)->s_inode_size;
-	struct buffer_head *ibh = NULL, *bh = NULL, *nbh = NULL;
-	struct ext2hole_xattr_list il = {}, bl = {};
-	struct ext2hole_xattr_item *it = NULL;
-	void *icopy = NULL, *bcopy = NULL, *nb = NULL;
-	struct ext2hole_inode *raw = NULL;
-	unsigned int extra = 0;
-	size_t name_len, iroom = 0, broom;
-	int n = 0, i, found = -1, err;
-	bool had_ibody, ibody_changed = false, block_changed = false;
-	u32 old_nr, new_nr;
+	struct ext2hole_xattr_change c = {};
+	size_t name_len;
+	int err;
 
 	if (!name)
 		return -EINVAL;
 	name_len = strlen(name);
 	if (name_len > 255)
 		return -ERANGE;
-	broom = sb->s_blocksize - sizeof(struct ext2hole_xattr_header);
+	c.broom = sb->s_blocksize - sizeof(struct ext2hole_xattr_header);
 	if (value && EXT2HOLE_XATTR_LEN(name_len) + EXT2HOLE_XATTR_SIZE(size) +
-	    sizeof(__le32) > broom)
+	    sizeof(__le32) > c.broom)
 		return -ENOSPC;
 	if (sb_rdonly(sb))
 		return -EROFS;
 
-	it = kcalloc(isize / sizeof(struct ext2hole_xattr_entry) +
-		     sb->s_blocksize / sizeof(struct ext2hole_xattr_entry) + 1,
-		     sizeof(*it), GFP_NOFS);
-	if (!it)
+	c.it = kcalloc(isize / sizeof(struct ext2hole_xattr_entry) +
+		       sb->s_blocksize / sizeof(struct ext2hole_xattr_entry) + 1,
+		       sizeof(*c.it), GFP_NOFS);
+	if (!c.it)
 		return -ENOMEM;
 
 	down_write(&ei->i_xattr_sem);
-	old_nr = ei->i_file_acl;
-	err = ext2hole_xattr_ibody(inode, &ibh, &il);
+	c.old_nr = ei->i_file_acl;
+	err = ext2hole_xattr_ibody_load(inode, &c);
 	if (err)
 		goto out;
-	had_ibody = ibh != NULL;
-	if (isize > EXT2HOLE_GOOD_OLD_INODE_SIZE) {
-		if (!ibh) {
-			raw = ext2hole_get_raw_inode(sb, inode->i_ino, &ibh);
-			if (IS_ERR(raw)) {
-				err = PTR_ERR(raw);
-				ibh = NULL;
-				goto out;
-			}
-		} else {
-			raw = (void *)((char *)il.end - isize);
-		}
-		extra = le16_to_cpu(EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize);
-		/*
-		 * An inode without extra fields gets s_want_extra_isize, at
-		 * least 32, as ext2hole_write_inode() gives it (the same
-		 * size, whichever comes first).
-		 */
-		if (!extra && !had_ibody)
-			extra = EXT2HOLE_SB(sb)->s_want_extra_isize;
-		iroom = ext2hole_xattr_ibody_room(sb, extra);
-	}
-	if (had_ibody) {
-		icopy = kmemdup(raw, isize, GFP_NOFS);
-		if (!icopy) {
-			err = -ENOMEM;
-			goto out;
-		}
-		n = ext2hole_xattr_collect(&il, raw, icopy, it, n, true);
-	}
-	bh = ext2hole_xattr_block(inode, &bl);
-	if (IS_ERR(bh)) {
-		err = PTR_ERR(bh);
-		bh = NULL;
+	err = ext2hole_xattr_block_load(inode, &c);
+	if (err)
 		goto out;
-	}
-	if (bh) {
-		bcopy = kmemdup(bh->b_data, sb->s_blocksize, GFP_NOFS);
-		if (!bcopy) {
-			err = -ENOMEM;
-			goto out;
-		}
-		n = ext2hole_xattr_collect(&bl, bh->b_data, bcopy, it, n, false);
-	}
-
-	for (i = 0; i < n; i++)
-		if (it[i].index == name_index && it[i].name_len == name_len &&
-		    !memcmp(it[i].name, name, name_len))
-			found = i;
-	err = -EEXIST;
-	if (found >= 0 && (flags & XATTR_CREATE))
+	err = ext2hole_xattr_place(&c, name_index, name, name_len, value, size,
+				   flags);
+	if (err || (!c.ibody_changed && !c.block_changed))
 		goto out;
-	err = -ENODATA;
-	if (found < 0 && (flags & XATTR_REPLACE))
-		goto out;
-	err = 0;
-	if (found < 0 && !value)
-		goto out;		/* removing what is not there */
-
-	if (found >= 0) {
-		if (it[found].in_inode)
-			ibody_changed = true;
-		else
-			block_changed = true;
-		it[found] = it[--n];
-	}
-	if (value) {
-		it[n].name = name;
-		it[n].name_len = name_len;
-		it[n].index = name_index;
-		it[n].value = value;
-		it[n].size = size;
-		it[n].in_inode = true;
-		if (iroom && ext2hole_xattr_need(it, n + 1, true) <= iroom) {
-			ibody_changed = true;
-		} else {
-			it[n].in_inode = false;
-			block_changed = true;
-		}
-		n++;
-	}
-	err = -ENOSPC;
-	if (ext2hole_xattr_need(it, n, false) > broom)
-		goto out;
-	sort(it, n, sizeof(*it), ext2hole_xattr_item_cmp, NULL);
 
 	/* The new block first: nothing else has changed yet. */
-	new_nr = old_nr;
-	if (block_changed && ext2hole_xattr_need(it, n, false) == sizeof(__le32)) {
-		new_nr = 0;
-	} else if (block_changed) {
-		struct ext2hole_xattr_header *hdr;
-
-		err = -ENOMEM;
-		nb = kzalloc(sb->s_blocksize, GFP_NOFS);
-		if (!nb)
+	c.new_nr = c.old_nr;
+	if (c.block_changed) {
+		err = ext2hole_xattr_block_set(inode, &c);
+		if (err)
 			goto out;
-		hdr = nb;
-		hdr->h_magic = cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
-		hdr->h_refcount = cpu_to_le32(1);
-		hdr->h_blocks = cpu_to_le32(1);
-		ext2hole_xattr_build(hdr + 1, (char *)nb + sb->s_blocksize, nb,
-				     it, n, false);
-		hdr->h_hash = ext2hole_xattr_hash_block((void *)(hdr + 1));
-
-		nbh = ext2hole_xattr_cache_find(inode, nb);	/* locked */
-		if (nbh) {
-			new_nr = nbh->b_blocknr;
-			if (new_nr != old_nr) {
-				/* A new reference: i_blocks and the quota. */
-				err = ext2hole_charge_blocks(inode, 1);
-				if (err) {
-					unlock_buffer(nbh);
-					goto out;
-				}
-				le32_add_cpu(&((struct ext2hole_xattr_header *)
-					       nbh->b_data)->h_refcount, 1);
-			}
-			unlock_buffer(nbh);
-			if (new_nr != old_nr)
-				ext2hole_dirty_meta_inode(nbh, inode);
-		} else if (bh && ext2hole_xattr_reuse_locked(sb, bh)) {
-			/* ours alone, out of the cache: rewrite it in place */
-			memcpy(bh->b_data, nb, sb->s_blocksize);
-			unlock_buffer(bh);
-			ext2hole_dirty_meta_inode(bh, inode);
-			ext2hole_xattr_cache_insert(sb, bh);
-			nbh = bh;
-			get_bh(nbh);
-		} else {
-			unsigned long cnt = 1, goal;
-
-			goal = ext2hole_group_first_block(sb, ei->i_block_group <
-					EXT2HOLE_SB(sb)->s_groups_count ?
-					ei->i_block_group : 0);
-			/* Charged and counted in i_blocks there. */
-			mutex_lock(&ei->i_map_mutex);
-			new_nr = ext2hole_new_blocks(inode, goal, &cnt, &err);
-			mutex_unlock(&ei->i_map_mutex);
-			if (!new_nr)
-				goto out;
-			nbh = sb_getblk(sb, new_nr);
-			if (unlikely(!nbh)) {
-				err = -ENOMEM;
-				goto out_free_new;
-			}
-			lock_buffer(nbh);
-			memcpy(nbh->b_data, nb, sb->s_blocksize);
-			set_buffer_uptodate(nbh);
-			unlock_buffer(nbh);
-			ext2hole_dirty_meta_inode(nbh, inode);
-			if (IS_SYNC(inode)) {
-				sync_dirty_buffer(nbh);
-				if (buffer_write_io_error(nbh)) {
-					err = -EIO;
-					goto out_free_new;
-				}
-			}
-			ext2hole_xattr_cache_insert(sb, nbh);
-		}
-		if (IS_SYNC(inode))
-			sync_dirty_buffer(nbh);
 	}
-
-	if (ibody_changed) {
-		void *hdr = (char *)raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra;
-		bool any = ext2hole_xattr_need(it, n, true) > sizeof(__le32);
-
-		lock_buffer(ibh);
-		EXT2HOLE_INODE_EXTRA(raw)->i_extra_isize = cpu_to_le16(extra);
-		WRITE_ONCE(ei->i_extra_isize, extra);
-		if (any) {
-			((struct ext2hole_xattr_ibody_header *)hdr)->h_magic =
-				cpu_to_le32(EXT2HOLE_XATTR_MAGIC);
-			ext2hole_xattr_build((char *)hdr + sizeof(__le32),
-					     (char *)raw + isize,
-					     (char *)hdr + sizeof(__le32),
-					     it, n, true);
-		} else {
-			memset(hdr, 0, (char *)raw + isize - (char *)hdr);
-		}
-		unlock_buffer(ibh);
-		ext2hole_dirty_meta(sb, ibh);
-	}
-
-	ei->i_file_acl = new_nr;
-	inode_set_ctime_current(inode);
-	mark_inode_dirty(inode);
-	if (old_nr && old_nr != new_nr) {
-		ext2hole_xattr_release(inode, bh);
-		bh = NULL;
-	}
-	err = IS_SYNC(inode) ? ext2hole_sync_inode(inode) : 0;
-	goto out;
-
-out_free_new:
-	if (nbh)
-		ext2hole_forget_meta(sb, nbh);
-	nbh = NULL;
-	ext2hole_free_blocks(inode, new_nr, 1);
+	if (c.ibody_changed)
+		ext2hole_xattr_ibody_set(inode, &c);
+	err = ext2hole_xattr_set_commit(inode, &c);
 out:
 	up_write(&ei->i_xattr_sem);
-	brelse(nbh);
-	brelse(bh);
-	brelse(ibh);
-	kfree(nb);
-	kfree(bcopy);
-	kfree(icopy);
-	kfree(it);
+	brelse(c.nbh);
+	brelse(c.bh);
+	brelse(c.ibh);
+	kfree(c.nb);
+	kfree(c.bcopy);
+	kfree(c.icopy);
+	kfree(c.it);
 	return err;
 }
