@@ -138,15 +138,21 @@ static void ext2hole_meta_pin(struct super_block *sb, struct buffer_head *bh)
 /**
  * ext2hole_dirty_meta - dirty a metadata buffer and pin it
  * @sb: the filesystem
- * @bh: the buffer, which the caller holds
+ * @bh: the buffer, which the caller holds (referenced, not locked)
  *
  * The buffer stays pinned in memory until a write of it is seen to
- * succeed.
+ * succeed.  It is dirtied under its lock, which a write in flight holds
+ * until its completion: a write that fails clears the buffer's uptodate
+ * bit, and one failing between ext2hole_buffer_revalidate() and
+ * mark_buffer_dirty() would leave a dirty !uptodate buffer (and a WARN in
+ * mark_buffer_dirty()); waiting for it closes that window.  May sleep.
  */
 void ext2hole_dirty_meta(struct super_block *sb, struct buffer_head *bh)
 {
+	lock_buffer(bh);
 	ext2hole_buffer_revalidate(bh);
 	mark_buffer_dirty(bh);
+	unlock_buffer(bh);
 	ext2hole_meta_pin(sb, bh);
 }
 
@@ -158,8 +164,10 @@ void ext2hole_dirty_meta(struct super_block *sb, struct buffer_head *bh)
  */
 void ext2hole_dirty_meta_inode(struct buffer_head *bh, struct inode *inode)
 {
+	lock_buffer(bh);
 	ext2hole_buffer_revalidate(bh);
 	mark_buffer_dirty_inode(bh, inode);
+	unlock_buffer(bh);
 	ext2hole_meta_pin(inode->i_sb, bh);
 }
 

@@ -122,22 +122,26 @@ void ext2hole_sync_super(struct super_block *sb, int wait)
 	struct ext2hole_super_block *es = sbi->s_es;
 	struct buffer_head *sbh = sbi->s_sbh;
 
-	/* A previous failed write must not block this one forever. */
+	/*
+	 * Under the buffer lock, which a write in flight holds until its
+	 * completion: a previous failed write (which left the buffer
+	 * !uptodate, memory holding the newest copy) must not block this one
+	 * forever, nor make mark_buffer_dirty() WARN.
+	 */
+	lock_buffer(sbh);
 	if (buffer_write_io_error(sbh)) {
 		ext2hole_msg(sb, KERN_ERR,
 			     "previous I/O error to superblock detected");
 		clear_buffer_write_io_error(sbh);
 		set_buffer_uptodate(sbh);
 	}
-
-	lock_buffer(sbh);
 	spin_lock(&sbi->s_lock);
 	es->s_free_blocks_count = cpu_to_le32(sbi->s_free_blocks);
 	es->s_free_inodes_count = cpu_to_le32(sbi->s_free_inodes);
 	es->s_wtime = cpu_to_le32(ktime_get_real_seconds());
 	spin_unlock(&sbi->s_lock);
-	unlock_buffer(sbh);
 	mark_buffer_dirty(sbh);
+	unlock_buffer(sbh);
 	if (wait)
 		sync_dirty_buffer(sbh);
 }
