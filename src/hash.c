@@ -167,11 +167,12 @@ static void ext2hole_hash_words(u32 st[4], const char *name, int len,
 int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
 		      const u32 seed[4], u32 *hash, u32 *minor)
 {
-	u32 m = 0;
+	void (*transform)(u32 st[4], const u32 *in) = NULL;
 	bool unsig = version >= EXT2HOLE_DX_HASH_LEGACY_UNSIGNED;
+	int i, words = 0, at = 0;
+	u32 m = 0;
 	u32 st[4];
-	u32 h;
-	int i;
+	u32 h = 0;
 
 	memcpy(st, ext2hole_dx_default_seed, sizeof(st));
 	for (i = 0; i < 4; i++) {
@@ -181,6 +182,7 @@ int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
 		}
 	}
 
+	/* half MD4 takes 8 words a step, TEA 4; each leaves (major, minor) at @at */
 	switch (version) {
 	case EXT2HOLE_DX_HASH_LEGACY:
 	case EXT2HOLE_DX_HASH_LEGACY_UNSIGNED:
@@ -188,18 +190,23 @@ int ext2hole_dx_hash2(const char *name, int len, unsigned int version,
 		break;
 	case EXT2HOLE_DX_HASH_HALF_MD4:
 	case EXT2HOLE_DX_HASH_HALF_MD4_UNSIGNED:
-		ext2hole_hash_words(st, name, len, 8, unsig, ext2hole_half_md4);
-		h = st[1];
-		m = st[2];
+		words = 8;
+		transform = ext2hole_half_md4;
+		at = 1;
 		break;
 	case EXT2HOLE_DX_HASH_TEA:
 	case EXT2HOLE_DX_HASH_TEA_UNSIGNED:
-		ext2hole_hash_words(st, name, len, 4, unsig, ext2hole_tea);
-		h = st[0];
-		m = st[1];
+		words = 4;
+		transform = ext2hole_tea;
+		at = 0;
 		break;
 	default:
 		return -EINVAL;
+	}
+	if (transform) {
+		ext2hole_hash_words(st, name, len, words, unsig, transform);
+		h = st[at];
+		m = st[at + 1];
 	}
 	h &= ~1U;
 	/* The largest value means "end of directory" to 32-bit telldir. */

@@ -216,6 +216,15 @@ static int ext2hole_xattr_find(const struct ext2hole_xattr_list *l,
 	return -ENODATA;
 }
 
+/* The length of @name into *@len: -EINVAL without one, -ERANGE over 255. */
+static int ext2hole_xattr_name_len(const char *name, size_t *len)
+{
+	if (!name)
+		return -EINVAL;
+	*len = strlen(name);
+	return *len > 255 ? -ERANGE : 0;
+}
+
 /**
  * ext2hole_xattr_get - read one extended attribute
  * @inode: the inode
@@ -237,11 +246,9 @@ int ext2hole_xattr_get(struct inode *inode, int name_index, const char *name,
 	size_t name_len;
 	int err;
 
-	if (!name)
-		return -EINVAL;
-	name_len = strlen(name);
-	if (name_len > 255)
-		return -ERANGE;
+	err = ext2hole_xattr_name_len(name, &name_len);
+	if (err)
+		return err;
 
 	down_read(&ei->i_xattr_sem);
 	err = ext2hole_xattr_ibody(inode, &bh, &l);
@@ -714,6 +721,24 @@ struct ext2hole_xattr_change {
 };
 
 /*
+ * Copy the @len bytes at @base (an inode body or an xattr block) to
+ * *@copy and collect the attributes @l found there into c->it after those
+ * already collected, pointing into the copy, which a rewrite of @base
+ * leaves intact.  Returns 0 or -ENOMEM.
+ */
+static int ext2hole_xattr_copy_collect(struct ext2hole_xattr_change *c,
+				       const struct ext2hole_xattr_list *l,
+				       void *base, size_t len, void **copy,
+				       bool in_inode)
+{
+	*copy = kmemdup(base, len, GFP_NOFS);
+	if (!*copy)
+		return -ENOMEM;
+	c->n = ext2hole_xattr_collect(l, base, *copy, c->it, c->n, in_inode);
+	return 0;
+}
+
+/*
  * Read the inode body of @inode into @c under i_xattr_sem (exclusive):
  * c->ibh and c->raw for an inode larger than 128 bytes, the i_extra_isize
  * and room a rewrite uses, and the in-inode attributes collected into
@@ -754,13 +779,9 @@ static int ext2hole_xattr_ibody_load(struct inode *inode,
 			c->extra = EXT2HOLE_SB(sb)->s_want_extra_isize;
 		c->iroom = ext2hole_xattr_ibody_room(sb, c->extra);
 	}
-	if (had_ibody) {
-		c->icopy = kmemdup(c->raw, isize, GFP_NOFS);
-		if (!c->icopy)
-			return -ENOMEM;
-		c->n = ext2hole_xattr_collect(&il, c->raw, c->icopy, c->it,
-					      c->n, true);
-	}
+	if (had_ibody)
+		return ext2hole_xattr_copy_collect(c, &il, c->raw, isize,
+						   &c->icopy, true);
 	return 0;
 }
 
@@ -773,7 +794,6 @@ static int ext2hole_xattr_ibody_load(struct inode *inode,
 static int ext2hole_xattr_block_load(struct inode *inode,
 				     struct ext2hole_xattr_change *c)
 {
-	struct super_block *sb = inode->i_sb;
 	struct ext2hole_xattr_list bl = {};
 	struct buffer_head *bh;
 
@@ -781,13 +801,10 @@ static int ext2hole_xattr_block_load(struct inode *inode,
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	c->bh = bh;
-	if (bh) {
-		c->bcopy = kmemdup(bh->b_data, sb->s_blocksize, GFP_NOFS);
-		if (!c->bcopy)
-			return -ENOMEM;
-		c->n = ext2hole_xattr_collect(&bl, bh->b_data, c->bcopy, c->it,
-					      c->n, false);
-	}
+	if (bh)
+		return ext2hole_xattr_copy_collect(c, &bl, bh->b_data,
+						   inode->i_sb->s_blocksize,
+						   &c->bcopy, false);
 	return 0;
 }
 
@@ -1076,11 +1093,9 @@ int ext2hole_xattr_set(struct inode *inode, int name_index, const char *name,
 	size_t name_len;
 	int err;
 
-	if (!name)
-		return -EINVAL;
-	name_len = strlen(name);
-	if (name_len > 255)
-		return -ERANGE;
+	err = ext2hole_xattr_name_len(name, &name_len);
+	if (err)
+		return err;
 	c.broom = sb->s_blocksize - sizeof(struct ext2hole_xattr_header);
 	if (value && EXT2HOLE_XATTR_LEN(name_len) + EXT2HOLE_XATTR_SIZE(size) +
 	    sizeof(__le32) > c.broom)
