@@ -109,6 +109,24 @@ out:
 }
 
 /*
+ * The descriptor of group @g when it has a free inode and no fewer free
+ * inodes and blocks than @avei and @aveb; NULL otherwise.
+ */
+static struct ext2hole_group_desc *
+ext2hole_group_roomy(struct super_block *sb, unsigned long g,
+		     unsigned long avei, unsigned long aveb)
+{
+	struct ext2hole_group_desc *gd = ext2hole_get_group_desc(sb, g, NULL);
+
+	if (!gd || !gd->bg_free_inodes_count)
+		return NULL;
+	if (le16_to_cpu(gd->bg_free_inodes_count) < avei ||
+	    le16_to_cpu(gd->bg_free_blocks_count) < aveb)
+		return NULL;
+	return gd;
+}
+
+/*
  * Orlov-lite for directories: top-level directories go to a group with
  * above-average free inodes and blocks and few directories, searched
  * from a random start; others prefer the parent's group if it is not
@@ -134,45 +152,28 @@ static long ext2hole_find_group_dir(struct super_block *sb, struct inode *parent
 	if (pgroup >= ngroups)
 		pgroup = 0;
 
-	if (top) {
-		start = get_random_u32_below(ngroups);
-		for (i = 0; i < ngroups; i++) {
-			unsigned long g = (start + i) % ngroups;
-			struct ext2hole_group_desc *gd;
+	start = top ? get_random_u32_below(ngroups) : pgroup;
+	for (i = 0; i < ngroups; i++) {
+		unsigned long g = (start + i) % ngroups;
+		struct ext2hole_group_desc *gd;
 
-			gd = ext2hole_get_group_desc(sb, g, NULL);
-			if (!gd || !gd->bg_free_inodes_count)
-				continue;
-			if (le16_to_cpu(gd->bg_free_inodes_count) < avefreei ||
-			    le16_to_cpu(gd->bg_free_blocks_count) < avefreeb)
-				continue;
-			if (le16_to_cpu(gd->bg_used_dirs_count) < best_dirs) {
-				best = g;
-				best_dirs = le16_to_cpu(gd->bg_used_dirs_count);
-			}
-		}
-		if (best >= 0)
-			return best;
-	} else {
-		for (i = 0; i < ngroups; i++) {
-			unsigned long g = (pgroup + i) % ngroups;
-			struct ext2hole_group_desc *gd;
-
-			gd = ext2hole_get_group_desc(sb, g, NULL);
-			if (!gd || !gd->bg_free_inodes_count)
-				continue;
-			if (le16_to_cpu(gd->bg_free_inodes_count) >= avefreei &&
-			    le16_to_cpu(gd->bg_free_blocks_count) >= avefreeb)
-				return g;
+		gd = ext2hole_group_roomy(sb, g, avefreei, avefreeb);
+		if (!gd)
+			continue;
+		if (!top)
+			return g;
+		if (le16_to_cpu(gd->bg_used_dirs_count) < best_dirs) {
+			best = g;
+			best_dirs = le16_to_cpu(gd->bg_used_dirs_count);
 		}
 	}
+	if (best >= 0)
+		return best;
 
 	for (i = 0; i < ngroups; i++) {
 		unsigned long g = (pgroup + i) % ngroups;
-		struct ext2hole_group_desc *gd;
 
-		gd = ext2hole_get_group_desc(sb, g, NULL);
-		if (gd && gd->bg_free_inodes_count)
+		if (ext2hole_group_roomy(sb, g, 0, 0))
 			return g;
 	}
 	return -1;
