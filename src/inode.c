@@ -298,6 +298,134 @@ void ext2hole_set_ops(struct inode *inode, dev_t rdev)
 	}
 }
 
+/*
+ * The mode and link count of the raw inode @raw into @inode.  Returns 0,
+ * -ESTALE for an inode without links (deleted, or whose last link went
+ * before a crash: the entry naming it is stale, and loading it would let
+ * evict free it again), or -EFSCORRUPTED (reported) for a bad mode.
+ */
+static int ext2hole_iget_mode(struct inode *inode,
+			      const struct ext2hole_inode *raw)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	umode_t mode = le16_to_cpu(raw->i_mode);
+
+	set_nlink(inode, le16_to_cpu(raw->i_links_count));
+	ei->i_dtime = le32_to_cpu(raw->i_dtime);
+	if (!inode->i_nlink) {
+		if (mode && !ei->i_dtime)
+			ext2hole_msg(sb, KERN_WARNING,
+				     "inode %lu: in use but no links, run e2fsck",
+				     inode->i_ino);
+		return -ESTALE;
+	}
+	if (!(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode) ||
+	      S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
+	      S_ISSOCK(mode))) {
+		ext2hole_error(sb, "inode %lu: bad mode 0%o", inode->i_ino,
+			       mode);
+		return -EFSCORRUPTED;
+	}
+	inode->i_mode = mode;
+	return 0;
+}
+
+/*
+ * The owner, size, times, block count, flags, xattr block and block map
+ * of @raw into @inode, whose mode is set.  Returns 0 or -EFSCORRUPTED
+ * (reported).
+ */
+static int ext2hole_iget_fields(struct inode *inode,
+				struct ext2hole_inode *raw)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned long ino = inode->i_ino;
+	uid_t uid = le16_to_cpu(raw->i_uid);
+	gid_t gid = le16_to_cpu(raw->i_gid);
+
+	if (!ext2hole_test_opt(sb, NO_UID32)) {
+		uid |= le16_to_cpu(raw->i_uid_high) << 16;
+		gid |= le16_to_cpu(raw->i_gid_high) << 16;
+	}
+	i_uid_write(inode, uid);
+	i_gid_write(inode, gid);
+
+	inode->i_size = le32_to_cpu(raw->i_size);
+	if (S_ISREG(inode->i_mode))
+		inode->i_size |= (u64)le32_to_cpu(raw->i_size_high) << 32;
+	if (inode->i_size < 0 ||
+	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
+		ext2hole_error(sb, "inode %lu: bad size %lld", ino,
+			       inode->i_size);
+		return -EFSCORRUPTED;
+	}
+	if (!ext2hole_read_times(inode, raw))
+		return -EFSCORRUPTED;
+	inode->i_blocks = le32_to_cpu(raw->i_blocks);
+	inode->i_generation = le32_to_cpu(raw->i_generation);
+	ei->i_flags = le32_to_cpu(raw->i_flags);
+	ei->i_file_acl = le32_to_cpu(raw->i_file_acl);
+	if (ei->i_file_acl && !ext2hole_data_blocks_valid(sb, ei->i_file_acl, 1)) {
+		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
+			       ino, ei->i_file_acl);
+		return -EFSCORRUPTED;
+	}
+	ei->i_block_group = (ino - 1) / EXT2HOLE_SB(sb)->s_inodes_per_group;
+	ei->i_dir_start_lookup = 0;
+	ei->i_last_alloc = 0;
+	ei->i_last_logical = 0;
+	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
+	ext2hole_set_inode_flags(inode);
+	if (ext2hole_has_block_map(inode) && !ext2hole_i_block_valid(inode))
+		return -EFSCORRUPTED;
+	return 0;
+}
+
+/*
+ * What each type asks of a loaded inode: a directory's size is whole
+ * blocks, never zero ("." and ".." at least: e2fsck fixes one that is,
+ * refused here rather than read as empty or truncated); a symlink's
+ * target fits where it is kept; a device's number is decoded into
+ * *@rdev.  Returns 0 or -EFSCORRUPTED (reported).
+ */
+static int ext2hole_iget_type(struct inode *inode,
+			      const struct ext2hole_inode *raw, dev_t *rdev)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+
+	if (S_ISDIR(inode->i_mode)) {
+		if (!inode->i_size || (inode->i_size & (sb->s_blocksize - 1))) {
+			ext2hole_error(sb, "directory #%lu: bad size %lld",
+				       inode->i_ino, inode->i_size);
+			return -EFSCORRUPTED;
+		}
+	} else if (S_ISLNK(inode->i_mode)) {
+		bool fast = ext2hole_is_fast_symlink(inode);
+
+		if (!inode->i_size ||
+		    inode->i_size >= (fast ? sizeof(ei->i_data) : sb->s_blocksize)) {
+			ext2hole_error(sb, "inode %lu: bad %ssymlink size %lld",
+				       inode->i_ino, fast ? "fast " : "",
+				       inode->i_size);
+			return -EFSCORRUPTED;
+		}
+		if (fast) {
+			inode->i_link = (char *)ei->i_data;
+			nd_terminate_link(ei->i_data, inode->i_size,
+					  sizeof(ei->i_data) - 1);
+		}
+	} else if (!S_ISREG(inode->i_mode)) {
+		if (raw->i_block[0])
+			*rdev = old_decode_dev(le32_to_cpu(raw->i_block[0]));
+		else
+			*rdev = new_decode_dev(le32_to_cpu(raw->i_block[1]));
+	}
+	return 0;
+}
+
 /**
  * ext2hole_iget - read an inode
  * @sb: the filesystem
@@ -308,15 +436,10 @@ void ext2hole_set_ops(struct inode *inode, dev_t rdev)
  */
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 {
-	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
-	struct ext2hole_inode_info *ei;
 	struct ext2hole_inode *raw;
 	struct buffer_head *bh = NULL;
 	struct inode *inode;
 	dev_t rdev = 0;
-	umode_t mode;
-	uid_t uid;
-	gid_t gid;
 	int err;
 
 	inode = iget_locked(sb, ino);
@@ -324,7 +447,6 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 		return ERR_PTR(-ENOMEM);
 	if (!(inode->i_state & I_NEW))
 		return inode;
-	ei = EXT2HOLE_I(inode);
 
 	raw = ext2hole_get_raw_inode(sb, ino, &bh);
 	if (IS_ERR(raw)) {
@@ -333,114 +455,13 @@ struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino)
 			ext2hole_error(sb, "bad inode number: %lu", ino);
 		goto bad;
 	}
-
-	mode = le16_to_cpu(raw->i_mode);
-	set_nlink(inode, le16_to_cpu(raw->i_links_count));
-	ei->i_dtime = le32_to_cpu(raw->i_dtime);
-	/*
-	 * No links: a deleted inode (dtime set) or one whose last link went
-	 * away before a crash.  Either way the entry pointing here is stale;
-	 * loading it would let evict free it again.
-	 */
-	if (!inode->i_nlink) {
-		if (mode && !ei->i_dtime)
-			ext2hole_msg(sb, KERN_WARNING,
-				     "inode %lu: in use but no links, run e2fsck",
-				     ino);
-		err = -ESTALE;
+	err = ext2hole_iget_mode(inode, raw);
+	if (!err)
+		err = ext2hole_iget_fields(inode, raw);
+	if (!err)
+		err = ext2hole_iget_type(inode, raw, &rdev);
+	if (err)
 		goto bad;
-	}
-	if (!(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode) ||
-	      S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
-	      S_ISSOCK(mode))) {
-		ext2hole_error(sb, "inode %lu: bad mode 0%o", ino, mode);
-		err = -EFSCORRUPTED;
-		goto bad;
-	}
-	inode->i_mode = mode;
-	uid = le16_to_cpu(raw->i_uid);
-	gid = le16_to_cpu(raw->i_gid);
-	if (!ext2hole_test_opt(sb, NO_UID32)) {
-		uid |= le16_to_cpu(raw->i_uid_high) << 16;
-		gid |= le16_to_cpu(raw->i_gid_high) << 16;
-	}
-	i_uid_write(inode, uid);
-	i_gid_write(inode, gid);
-
-	inode->i_size = le32_to_cpu(raw->i_size);
-	if (S_ISREG(mode))
-		inode->i_size |= (u64)le32_to_cpu(raw->i_size_high) << 32;
-	if (inode->i_size < 0 ||
-	    (S_ISREG(mode) && inode->i_size > sb->s_maxbytes)) {
-		ext2hole_error(sb, "inode %lu: bad size %lld", ino,
-			       inode->i_size);
-		err = -EFSCORRUPTED;
-		goto bad;
-	}
-	if (!ext2hole_read_times(inode, raw)) {
-		err = -EFSCORRUPTED;
-		goto bad;
-	}
-	inode->i_blocks = le32_to_cpu(raw->i_blocks);
-	inode->i_generation = le32_to_cpu(raw->i_generation);
-	ei->i_flags = le32_to_cpu(raw->i_flags);
-	ei->i_file_acl = le32_to_cpu(raw->i_file_acl);
-	if (ei->i_file_acl && !ext2hole_data_blocks_valid(sb, ei->i_file_acl, 1)) {
-		ext2hole_error(sb, "inode %lu: bad extended attribute block %u",
-			       ino, ei->i_file_acl);
-		err = -EFSCORRUPTED;
-		goto bad;
-	}
-	ei->i_block_group = (ino - 1) / sbi->s_inodes_per_group;
-	ei->i_dir_start_lookup = 0;
-	ei->i_last_alloc = 0;
-	ei->i_last_logical = 0;
-	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
-	ext2hole_set_inode_flags(inode);
-	if (ext2hole_has_block_map(inode) && !ext2hole_i_block_valid(inode)) {
-		err = -EFSCORRUPTED;
-		goto bad;
-	}
-
-	if (S_ISDIR(mode)) {
-		/*
-		 * Every directory holds at least "." and "..", in whole
-		 * blocks: a size of zero or one that splits a block is
-		 * corruption (e2fsck fixes it), refused here rather than read
-		 * as an empty or truncated directory.
-		 */
-		if (!inode->i_size ||
-		    (inode->i_size & (sb->s_blocksize - 1))) {
-			ext2hole_error(sb, "directory #%lu: bad size %lld",
-				       ino, inode->i_size);
-			err = -EFSCORRUPTED;
-			goto bad;
-		}
-	} else if (S_ISLNK(mode)) {
-		if (ext2hole_is_fast_symlink(inode)) {
-			if (!inode->i_size ||
-			    inode->i_size >= sizeof(ei->i_data)) {
-				ext2hole_error(sb, "inode %lu: bad fast symlink size %lld",
-					       ino, inode->i_size);
-				err = -EFSCORRUPTED;
-				goto bad;
-			}
-			inode->i_link = (char *)ei->i_data;
-			nd_terminate_link(ei->i_data, inode->i_size,
-					  sizeof(ei->i_data) - 1);
-		} else if (!inode->i_size ||
-			   inode->i_size >= sb->s_blocksize) {
-			ext2hole_error(sb, "inode %lu: bad symlink size %lld",
-				       ino, inode->i_size);
-			err = -EFSCORRUPTED;
-			goto bad;
-		}
-	} else if (!S_ISREG(mode)) {
-		if (raw->i_block[0])
-			rdev = old_decode_dev(le32_to_cpu(raw->i_block[0]));
-		else
-			rdev = new_decode_dev(le32_to_cpu(raw->i_block[1]));
-	}
 	ext2hole_set_ops(inode, rdev);
 	brelse(bh);
 	unlock_new_inode(inode);
