@@ -713,56 +713,39 @@ added:
 }
 
 /*
- * hole_write_page - hole_write_full_page() within a writeback
- * context: a page whose buffers all go to disk, contiguous, is added to
- * @ctx's bio (submitted later by the caller); any other page submits the
- * context's bio first, then its buffers one bio each.
+ * Give every dirty buffer of @page inside @i_size a block: a delayed one
+ * is allocated (counted in *@nr_delayed), another looked up.  A buffer
+ * beyond EOF (stored through a mapping, never written) is cleaned.  A page
+ * without buffers (which page_mkwrite and write_begin never leave dirty)
+ * gets them, delayed inside i_size with nothing reserved: get_block charges
+ * them as it allocates.  After the first failure the remaining buffers
+ * stay dirty for the next attempt (*@redirty).  Returns 0 or the error.
  */
-static int hole_write_page(struct page *page, struct writeback_control *wbc,
-			   struct hole_wb_ctx *ctx)
+static int hole_wb_map_buffers(struct page *page, struct hole_wb_ctx *ctx,
+			       loff_t i_size, int *nr_delayed, bool *redirty)
 {
 	struct inode *inode = page->mapping->host;
-	struct hole_stats *st = ctx->st;
-	get_block_t *get_block = ctx->get_block;
-	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
-	loff_t i_size = i_size_read(inode);
 	unsigned int bsize = i_blocksize(inode);
-	pgoff_t index = page->index;
+	sector_t block = (sector_t)page->index <<
+			 (PAGE_SHIFT - inode->i_blkbits);
+	loff_t off = page_offset(page);
 	struct buffer_head *head, *bh;
-	int nr_delayed = 0, nr_underway = 0;
-	bool redirty = false;
-	sector_t block;
-	loff_t off;
 	int err = 0, ret;
 
-	if (page_offset(page) >= i_size) {
-		unlock_page(page);
-		goto out;
-	}
-
 	if (!page_has_buffers(page)) {
-		/*
-		 * A dirty page without buffers should not exist: page_mkwrite
-		 * and write_begin attach them.  Treat its part inside i_size
-		 * as delayed (with nothing reserved: get_block charges these
-		 * blocks as it allocates).
-		 */
 		ext2hole_create_empty_buffers(page_folio(page), bsize,
 					      BIT(BH_Dirty) | BIT(BH_Uptodate));
 		bh = head = page_buffers(page);
-		off = page_offset(page);
 		do {
 			if (off < i_size)
 				set_buffer_delay(bh);
 			off += bsize;
 			bh = bh->b_this_page;
 		} while (bh != head);
+		off = page_offset(page);
 	}
 
-	head = page_buffers(page);
-	bh = head;
-	block = (sector_t)index << (PAGE_SHIFT - inode->i_blkbits);
-	off = page_offset(page);
+	bh = head = page_buffers(page);
 	do {
 		if (!buffer_dirty(bh) || buffer_mapped(bh)) {
 			/* clean, or ready to write */
@@ -775,49 +758,51 @@ static int hole_write_page(struct page *page, struct writeback_control *wbc,
 			clear_buffer_dirty(bh);
 		} else if (err) {
 			/* after a failure: keep it dirty for the next attempt */
-			redirty = true;
+			*redirty = true;
 		} else if (buffer_delay(bh)) {
-			ret = get_block(inode, block, bh, 1);
+			ret = ctx->get_block(inode, block, bh, 1);
 			if (ret) {
 				err = ret;
-				redirty = true;
+				*redirty = true;
 			} else {
 				clear_buffer_delay(bh);
-				nr_delayed++;
+				(*nr_delayed)++;
 				if (buffer_new(bh)) {
 					clear_buffer_new(bh);
 					clean_bdev_bh_alias(bh);
 				}
 			}
 		} else {
-			ret = hole_wb_lookup(inode, bh, block, get_block);
+			ret = hole_wb_lookup(inode, bh, block, ctx->get_block);
 			if (ret) {
 				err = ret;
-				redirty = true;
+				*redirty = true;
 			}
 		}
 		block++;
 		off += bsize;
 		bh = bh->b_this_page;
 	} while (bh != head);
-	if (nr_delayed)
-		atomic64_add(nr_delayed, &st->delayed_mapped);
-	if (err) {
-		mapping_set_error(page->mapping, err);
-		atomic64_inc(&st->writeback_errors);
-	}
+	return err;
+}
+
+/*
+ * Lock every mapped dirty buffer of @page and mark it for async write.  A
+ * non-blocking writeback that cannot lock a buffer leaves it and redirties
+ * the page (*@redirty), as the kernel's writeback does.
+ */
+static void hole_wb_lock_buffers(struct page *page,
+				 struct writeback_control *wbc, bool *redirty)
+{
+	struct buffer_head *head = page_buffers(page), *bh = head;
 
 	do {
 		if (!buffer_mapped(bh) || !buffer_dirty(bh))
 			continue;
-		/*
-		 * A non-blocking writeback that cannot lock a buffer redirties
-		 * the page, as the kernel's writeback does.
-		 */
 		if (wbc->sync_mode != WB_SYNC_NONE) {
 			lock_buffer(bh);
 		} else if (!trylock_buffer(bh)) {
-			redirty = true;
+			*redirty = true;
 			continue;
 		}
 		if (test_clear_buffer_dirty(bh))
@@ -825,30 +810,78 @@ static int hole_write_page(struct page *page, struct writeback_control *wbc,
 		else
 			unlock_buffer(bh);
 	} while ((bh = bh->b_this_page) != head);
+}
+
+/*
+ * Send the buffers of @page marked for async write, the page under
+ * writeback: a whole page (every buffer, nothing redirtied) joins @ctx's
+ * bio as one segment; otherwise the context's bio goes first and each
+ * buffer gets a bio of its own.  Returns the buffers sent.
+ */
+static int hole_wb_send_page(struct page *page, struct writeback_control *wbc,
+			     struct hole_wb_ctx *ctx, loff_t i_size,
+			     bool redirty)
+{
+	struct inode *inode = page->mapping->host;
+	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
+	struct buffer_head *head = page_buffers(page), *bh = head;
+	int nr_underway = 0;
+
+	if (!redirty && hole_page_whole(page, i_size)) {
+		hole_wb_add_page(ctx, page, write_flags, wbc);
+		return PAGE_SIZE >> inode->i_blkbits;
+	}
+	do {
+		struct buffer_head *next = bh->b_this_page;
+
+		if (buffer_async_write(bh)) {
+			/* the pages before this one go first */
+			hole_wb_submit(ctx);
+			hole_submit_bh(bh, write_flags, i_size, wbc);
+			nr_underway++;
+		}
+		bh = next;
+	} while (bh != head);
+	if (nr_underway)
+		atomic64_add(nr_underway, &ctx->st->bios_submitted);
+	return nr_underway;
+}
+
+/*
+ * hole_write_page - hole_write_full_page() within a writeback
+ * context: a page whose buffers all go to disk, contiguous, is added to
+ * @ctx's bio (submitted later by the caller); any other page submits the
+ * context's bio first, then its buffers one bio each.
+ */
+static int hole_write_page(struct page *page, struct writeback_control *wbc,
+			   struct hole_wb_ctx *ctx)
+{
+	struct inode *inode = page->mapping->host;
+	loff_t i_size = i_size_read(inode);
+	pgoff_t index = page->index;	/* the page may go once unlocked */
+	int nr_delayed = 0, nr_underway = 0;
+	bool redirty = false;
+	int err = 0;
+
+	if (page_offset(page) >= i_size) {
+		unlock_page(page);
+		goto out;
+	}
+
+	err = hole_wb_map_buffers(page, ctx, i_size, &nr_delayed, &redirty);
+	if (nr_delayed)
+		atomic64_add(nr_delayed, &ctx->st->delayed_mapped);
+	if (err) {
+		mapping_set_error(page->mapping, err);
+		atomic64_inc(&ctx->st->writeback_errors);
+	}
+	hole_wb_lock_buffers(page, wbc, &redirty);
 	if (redirty)
 		redirty_page_for_writepage(wbc, page);
 
 	/* From here PageWriteback protects the page and its buffers. */
 	set_page_writeback(page);
-	if (!redirty && hole_page_whole(page, i_size)) {
-		/* every buffer of the page, in one segment of the context's bio */
-		hole_wb_add_page(ctx, page, write_flags, wbc);
-		nr_underway = PAGE_SIZE >> inode->i_blkbits;
-	} else {
-		do {
-			struct buffer_head *next = bh->b_this_page;
-
-			if (buffer_async_write(bh)) {
-				/* the pages before this one go first */
-				hole_wb_submit(ctx);
-				hole_submit_bh(bh, write_flags, i_size, wbc);
-				nr_underway++;
-			}
-			bh = next;
-		} while (bh != head);
-		if (nr_underway)
-			atomic64_add(nr_underway, &st->bios_submitted);
-	}
+	nr_underway = hole_wb_send_page(page, wbc, ctx, i_size, redirty);
 	unlock_page(page);
 
 	/*
@@ -858,7 +891,7 @@ static int hole_write_page(struct page *page, struct writeback_control *wbc,
 	if (nr_underway == 0)
 		end_page_writeback(page);
 	else
-		atomic64_inc(&st->pages_written);
+		atomic64_inc(&ctx->st->pages_written);
 out:
 	trace_ext2hole_write_full_page(inode, index, nr_underway, nr_delayed,
 				       err);
