@@ -10,15 +10,12 @@
 #
 # Cached outside the clone, keyed by the tarball and the package set, and
 # built under a lock (concurrent runs wait for one build).  Needs root.
-#   EXT2HOLE_FSTESTS_TARBALL   the source (default the shared pinned one)
+#   EXT2HOLE_FSTESTS_TARBALL   the source (default: scripts/fstests-src.sh)
 #   EXT2HOLE_DEBIAN_MIRROR     override the derived mirror
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SUITE=bookworm
-# The pinned fstests source sits in shared/ beside the clone (a build
-# input, like a package); EXT2HOLE_FSTESTS_TARBALL names another copy.
-TARBALL=${EXT2HOLE_FSTESTS_TARBALL:-$(cd "$TOP/.." && pwd)/shared/fstests/xfstests-63a29724.tar.xz}
 PKGLIST=$TOP/tests/fstests/packages
 CACHE=${EXT2HOLE_CACHE:-/var/cache/ext2hole}/fstests
 # shellcheck source=scripts/debian-mirror.sh
@@ -26,7 +23,10 @@ source "$TOP/scripts/debian-mirror.sh"
 
 die() { echo "fstests-root: $*" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot)"
-[ -f "$TARBALL" ] || die "no fstests source at $TARBALL (EXT2HOLE_FSTESTS_TARBALL=)"
+# The pinned fstests source (a build input, like a package): the tarball
+# beside the clone, EXT2HOLE_FSTESTS_TARBALL, or fetched from fstests' git
+# and cached (scripts/fstests-src.sh).
+TARBALL=$("$TOP/scripts/fstests-src.sh") || die "no fstests source (above)"
 
 mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PKGLIST")
 tsum=$(sha256sum "$TARBALL" | cut -c1-16)

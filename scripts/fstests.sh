@@ -61,9 +61,9 @@ die() { echo "fstests: $*" >&2; exit 2; }
 start=$(date +%s)
 scripts/fetch-kernel.sh >/dev/null
 rootimg=$(scripts/fstests-root.sh)
-# The pinned fstests source sits in shared/ beside the clone (a build
-# input, like a package); EXT2HOLE_FSTESTS_TARBALL names another copy.
-tarball=${EXT2HOLE_FSTESTS_TARBALL:-$(cd "$TOP/.." && pwd)/shared/fstests/xfstests-63a29724.tar.xz}
+# The pinned fstests source (scripts/fstests-src.sh): the tarball beside
+# the clone, EXT2HOLE_FSTESTS_TARBALL, or fetched from fstests' git.
+tarball=$("$TOP/scripts/fstests-src.sh") || die "no fstests source (above)"
 
 # The selection, as an explicit sorted list.
 expunge=$TOP/tests/fstests/expunge
