@@ -45,7 +45,7 @@ PAR = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all module modules install deps deps-build tests run check soak fuzz crash bench check-debug check-kcsan \
 	check-dkms check-matrix dist deb style clean help \
-	fstests fstests-full fstests-ci
+	fstests fstests-full fstests-ci fstests-table
 
 all: module
 
@@ -116,8 +116,15 @@ FSTESTS_LANES ?= alloc noalloc ext4
 fstests: deps module
 	scripts/fstests.sh -l "$(FSTESTS_LANES)" $(FSTESTS)
 
+# fstests-full runs the auto group in FSTESTS_SHARDS slices, each resumable
+# (results/fstests/full-<i>of<N>/); SHARD=3/16 runs one slice.  The table
+# of every slice run so far: make fstests-table.
+FSTESTS_SHARDS ?= 16
 fstests-full: deps module
-	scripts/fstests.sh -s full -l "$(FSTESTS_LANES)"
+	scripts/fstests.sh -s full -l "$(FSTESTS_LANES)" -S $(or $(SHARD),all/$(FSTESTS_SHARDS))
+
+fstests-table:
+	scripts/fstests-table.sh results/fstests/full-*of$(FSTESTS_SHARDS)
 
 fstests-ci: deps module
 	EXT2HOLE_FSTESTS_JOBS=$${EXT2HOLE_FSTESTS_JOBS:-2} scripts/fstests.sh -s ci -l "$${FSTESTS_CI_LANES:-alloc noalloc}"
@@ -170,4 +177,5 @@ help:
 	@echo "make style      checkpatch, W=1, sparse"
 	@echo "make fstests    fstests in the guest: ext2hole (alloc, noalloc) and the ext4 driver"
 	@echo "                (FSTESTS=\"generic/113 ...\" runs a named set, FSTESTS_LANES=alloc)"
-	@echo "make fstests-full  fstests' whole auto group (hours); make fstests-ci: the CI subset"
+	@echo "make fstests-full  fstests' whole auto group in resumable shards (SHARD=i/N: one)"
+	@echo "make fstests-table the table of the shards run so far; make fstests-ci: the CI subset"

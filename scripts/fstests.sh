@@ -15,9 +15,17 @@
 # helper's log says ext2hole in /proc/mounts and the kernel log has no ext4
 # mount of vdb/vdc (the ext4 lane: the reverse).
 #
-#   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [-R] [TEST...]
+#   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [-S I/N|all/N] [-R] [TEST...]
 #
 # -R makes the summaries again from results/fstests/ without booting.
+# -S I/N runs shard I of N: every Nth test of the selection's sorted list,
+# starting at the Ith (round robin, so that the slow tests spread), with
+# its results in results/fstests/<selection>-<I>of<N>/.  A sharded run is
+# resumable: a lane whose results there are complete for the same tests,
+# lane options, kernel and fstests source is not run again (set
+# EXT2HOLE_FSTESTS_REDO=1 to run it anyway).  -S all/N runs shards 1..N
+# in turn, each resumable, then the table of all of them
+# (scripts/fstests-table.sh) in results/fstests/<selection>-of<N>.md.
 # Named tests run as given (no expunge list); a selection (-s, default
 # "default") is tests/fstests/<selection> minus tests/fstests/expunge ("full"
 # is fstests' whole auto group for ext2).  A test still running after
@@ -27,7 +35,11 @@
 # boots again for the tests that are left.  Results: results/fstests/<lane>/
 # (fstests' check.log, .out.bad, .full, .dmesg; our console, kernel log,
 # mounts log, summary.txt) and results/fstests/summary.txt.  The last line
-# is "N passed, N failed, N notrun"; exit 1 on any failure.
+# is "N passed, N failed, N notrun"; exit 1 on any failure.  Per lane,
+# results.tsv is the machine-readable record: "# key value" lines (lane,
+# driver, options, selection, kernel, fstests, wall), then one line a test,
+# TEST<tab>STATUS<tab>SECONDS<tab>REASON, STATUS one of pass, fail, hang
+# (killed at its timeout or after a hung-task report), notrun, expunged.
 # EXT2HOLE_FSTESTS_JOBS=N runs up to N lanes at once (default 3: all of
 # them; each guest keeps about one host CPU busy).
 set -euo pipefail
@@ -44,10 +56,11 @@ export BUILD
 # shellcheck source=tests/host-lib.sh
 source "$TOP/tests/host-lib.sh"
 
-sel=default lanes="alloc noalloc ext4" resum=0
-while getopts 's:l:R' opt; do
+sel=default lanes="alloc noalloc ext4" resum=0 shard=''
+while getopts 's:l:RS:' opt; do
 	case $opt in
 	s) sel=$OPTARG ;;
+	S) shard=$OPTARG ;;
 	R) resum=1 ;;
 	l) lanes=$OPTARG ;;
 	*) exit 2 ;;
@@ -57,6 +70,26 @@ shift $((OPTIND - 1))
 named=("$@")
 die() { echo "fstests: $*" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || die "must run as root (debootstrap and chroot for the fstests root)"
+sh_i=0 sh_n=0
+case $shard in
+'') ;;
+all/[1-9]*)
+	# Every shard in turn (each one resumable), then their table.
+	sh_n=${shard#all/}
+	[ ${#named[@]} = 0 ] || die "-S all/N takes a selection, not named tests"
+	rc=0
+	for i in $(seq 1 "$sh_n"); do
+		"$0" -s "$sel" -l "$lanes" -S "$i/$sh_n" || rc=1
+	done
+	"$TOP/scripts/fstests-table.sh" "$RESULTS/$sel"-*of"$sh_n" \
+		>"$RESULTS/$sel-of$sh_n.md" || rc=1
+	echo "fstests: the table of the $sh_n shards: $RESULTS/$sel-of$sh_n.md"
+	exit $rc ;;
+[1-9]*/[1-9]*)
+	sh_i=${shard%/*} sh_n=${shard#*/}
+	[ "$sh_i" -le "$sh_n" ] || die "shard $shard: I must be 1..N" ;;
+*) die "-S wants I/N or all/N, not $shard" ;;
+esac
 
 start=$(date +%s)
 scripts/fetch-kernel.sh >/dev/null
@@ -87,6 +120,13 @@ else
 	mapfile -t list < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "tests/fstests/$sel" | awk '{ print $1 }')
 fi
 mapfile -t list < <(printf '%s\n' "${list[@]}" | sort -t/ -k1,1 -k2,2n -u)
+if [ "$sh_n" -gt 0 ]; then
+	# shard I of N: the list's entries I, I+N, I+2N, ... (1-based)
+	mapfile -t list < <(printf '%s\n' "${list[@]}" | awk -v i="$sh_i" -v n="$sh_n" '(NR - i) % n == 0')
+	[ ${#list[@]} -gt 0 ] || die "shard $shard of $sel is empty"
+	RESULTS=$RESULTS/$sel-${sh_i}of$sh_n
+	sel="$sel, shard $sh_i/$sh_n"
+fi
 
 mkdir -p "$RESULTS"
 initrd=$BUILD/fstests/initramfs.cpio.gz
@@ -105,8 +145,10 @@ lane_conf() {	# lane_conf LANE: "DRIVER OPTIONS..."
 	esac
 }
 
-# status_of DIR: "TEST STATUS REASON" for every test of the lane's
-# check.out.* (the blocks check prints per test), before hang/crash records.
+# parse_check DIR: "TEST STATUS SECONDS REASON" for every test of the
+# lane's check.out.* (the blocks check prints per test), before hang/crash
+# records.  SECONDS is the last "Ns" of the block (check prints the
+# previous run's time first when it has one), "-" when there is none.
 parse_check() {
 	cat "$1"/check.out.* 2>/dev/null | tr -d '\r' | awk '
 	function flush() {
@@ -117,7 +159,11 @@ parse_check() {
 		else if (txt ~ /output mismatch|\[failed|_check_|something found|\[dumped core\]/) st = "fail"
 		else if (txt ~ /[0-9]+s( |$)/) st = "pass"
 		r = txt; gsub(/[ \t]+/, " ", r); sub(/^ /, "", r)
-		print cur, st, substr(r, 1, 160)
+		secs = "-"
+		n = split(r, w, " ")
+		for (k = n; k >= 1; k--)
+			if (w[k] ~ /^[0-9]+s$/) { secs = substr(w[k], 1, length(w[k]) - 1); break }
+		print cur, st, secs, substr(r, 1, 160)
 		cur = ""
 	}
 	/^[a-z0-9]+\/[0-9]+([ \t]|$)/ { flush(); cur = $1; txt = substr($0, length($1) + 1); next }
@@ -195,9 +241,9 @@ run_lane() {
 			last=${started[${#started[@]} - 1]}
 			hungline=$(grep -s "^$last " "$lw/hung" | tail -n 1 || true)
 			if [ -n "$hungline" ]; then
-				echo "$last fail HUNG: ${hungline#"$last" } (blocked tasks: $last.hung.dmesg)" >>"$lw/extra"
+				echo "$last hang HUNG: ${hungline#"$last" } (blocked tasks: $last.hung.dmesg)" >>"$lw/extra"
 			elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-				echo "$last fail guest timeout after ${timeout}s (console.$boot.log)" >>"$lw/extra"
+				echo "$last hang guest timeout after ${timeout}s (console.$boot.log)" >>"$lw/extra"
 			else
 				echo "$last fail guest died (qemu rc=$rc; console.$boot.log)" >>"$lw/extra"
 			fi
@@ -219,15 +265,29 @@ run_lane() {
 	local wall=$(($(date +%s) - t0))
 	echo "$wall" >"$res/.wall"
 	summarize "$lane" "$driver" "$opts" "$res" "$wall"
+	lane_key "$lane" >"$res/.done"
+}
+
+# lane_key LANE: what a finished lane's results were made from (tests,
+# lane options, kernel, fstests source), for resuming a sharded run.
+lane_key() {
+	{ printf '%s\n' "${list[@]}"; lane_conf "$1"; echo "$kver"; basename "$tarball"; } |
+		sha256sum | cut -c1-16
 }
 
 # ---------------------------------------------------------- the verdicts
 
 summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
-	local lane=$1 driver=$2 opts=$3 res=$4 wall=$5 t st why seg splat
-	local -A status=() reason=()
-	while read -r t st why; do status[$t]=$st reason[$t]=$why; done < <(parse_check "$res")
-	while read -r t st why; do status[$t]=$st reason[$t]=$why; done <"$res/extra"
+	local lane=$1 driver=$2 opts=$3 res=$4 wall=$5 t st why seg splat secs
+	local -A status=() reason=() tsecs=() hsecs=()
+	while read -r t st secs why; do
+		status[$t]=$st tsecs[$t]=$secs reason[$t]=$why
+	done < <(parse_check "$res")
+	# a hang's seconds: "TEST SECONDS WHY" in the guest's hung file
+	while read -r t secs why; do hsecs[$t]=$secs; done < <(cat "$res/hung" 2>/dev/null || true)
+	while read -r t st why; do
+		status[$t]=$st reason[$t]=$why tsecs[$t]=${hsecs[$t]:--}
+	done <"$res/extra"
 	# check's own lists win over the per-line reading.
 	while read -r t; do
 		[ "${status[$t]:-}" = fail ] || { status[$t]=fail reason[$t]="listed in Failures"; }
@@ -240,7 +300,7 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 		splat=$(awk -v m="run fstests $t at" 'index($0, m) { on = 1; next }
 			/run fstests [a-z0-9]+\/[0-9]+ at/ { on = 0 } on' "$res/kmsg.all" | kernel_splats)
 		[ -n "$splat" ] || continue
-		if [ "${status[$t]:-}" != fail ]; then
+		if [ "${status[$t]:-}" != fail ] && [ "${status[$t]:-}" != hang ]; then
 			status[$t]=fail reason[$t]="kernel log: $(echo "$splat" | head -n 2 | tr '\n' ' ' | cut -c1-200)"
 		fi
 	done < <(printf '%s\n' "${list[@]}")
@@ -268,7 +328,11 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 		fi
 	fi
 
-	local np=0 nf=0 nn=0 ne=0
+	local np=0 nf=0 nn=0 ne=0 nh=0
+	{
+		printf '# %s %s\n' lane "$lane" driver "$driver" options "${opts:--}" \
+			selection "$sel" kernel "$kver" fstests "$(basename "$tarball")" wall "$wall"
+	} >"$res/results.tsv"
 	{
 		echo "fstests lane $lane: driver $driver${opts:+ $opts}; selection $sel (${#list[@]} tests)"
 		echo "kernel $kver; $(date -u '+%Y-%m-%d %H:%M UTC'); fstests $(basename "$tarball")"
@@ -280,16 +344,18 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 			pass) np=$((np + 1)) ;;
 			notrun) nn=$((nn + 1)) ;;
 			expunged) ne=$((ne + 1)) ;;
-			*) nf=$((nf + 1)) ;;
+			hang) nf=$((nf + 1)) nh=$((nh + 1)) ;;
+			*) st=fail nf=$((nf + 1)) ;;
 			esac
 			printf '%-8s %-13s %s\n' "${st^^}" "$t" "${reason[$t]}"
+			printf '%s\t%s\t%s\t%s\n' "$t" "$st" "${tsecs[$t]:--}" "${reason[$t]}" >>"$res/results.tsv"
 		done
 		echo "mount proof: $proof"
 		case $proof in FAIL*) nf=$((nf + 1)) ;; esac
 		if [ -n "$other" ]; then echo "FAIL kernel-log: $other"; nf=$((nf + 1)); fi
-		echo "lane $lane: $np passed, $nf failed, $nn notrun, $ne expunged; wall ${wall}s"
+		echo "lane $lane: $np passed, $nf failed ($nh hung), $nn notrun, $ne expunged; wall ${wall}s"
 	} >"$res/summary.txt"
-	grep -E '^(FAIL|mount proof|lane )' "$res/summary.txt"
+	grep -E '^(FAIL|HANG|mount proof|lane )' "$res/summary.txt"
 	echo "$lane $np $nf $nn $ne $wall" >>"$RESULTS/.lanes"
 }
 
@@ -297,17 +363,32 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 
 rm -f "$RESULTS/.lanes"
 for lane in $lanes; do lane_conf "$lane" >/dev/null; done
+resummarize() {	# resummarize LANE: the verdicts again from saved results
+	local conf o w
+	conf=$(lane_conf "$1")
+	o=''
+	[ "$conf" = "${conf%% *}" ] || o=${conf#* }
+	w=$(cat "$RESULTS/$1/.wall" 2>/dev/null ||
+		echo $(($(stat -c %Y "$RESULTS/$1"/console.*.log | sort -n | tail -n 1) -
+			$(cat "$RESULTS/$1/.start"))))
+	summarize "$1" "${conf%% *}" "$o" "$RESULTS/$1" "$w"
+}
+if [ "$sh_n" -gt 0 ] && [ "$resum" = 0 ] && [ -z "${EXT2HOLE_FSTESTS_REDO:-}" ]; then
+	# A sharded run resumes: lanes this shard finished before are kept.
+	left=''
+	for lane in $lanes; do
+		if [ "$(cat "$RESULTS/$lane/.done" 2>/dev/null)" = "$(lane_key "$lane")" ]; then
+			echo "=== fstests lane $lane: $sel done before, kept (EXT2HOLE_FSTESTS_REDO=1 runs it again)"
+			resummarize "$lane"
+		else
+			left="$left $lane"
+		fi
+	done
+	lanes=$left
+fi
 if [ "$resum" = 1 ]; then
 	# -R: the verdicts again from the saved results, no guest.
-	for lane in $lanes; do
-		conf=$(lane_conf "$lane")
-		o=''
-		[ "$conf" = "${conf%% *}" ] || o=${conf#* }
-		w=$(cat "$RESULTS/$lane/.wall" 2>/dev/null ||
-			echo $(($(stat -c %Y "$RESULTS/$lane"/console.*.log | sort -n | tail -n 1) -
-				$(cat "$RESULTS/$lane/.start"))))
-		summarize "$lane" "${conf%% *}" "$o" "$RESULTS/$lane" "$w"
-	done
+	for lane in $lanes; do resummarize "$lane"; done
 elif [ "$JOBS" -gt 1 ]; then
 	# Lanes side by side, their output prefixed: the wall time of the
 	# slowest lane instead of the sum (each guest is mostly one busy vCPU).
