@@ -7,13 +7,22 @@
 #   alloc    ext2hole, -o mkwrite=alloc,acl,user_xattr (the default policy)
 #   noalloc  ext2hole, -o mkwrite=noalloc,acl,user_xattr
 #   ext4     the ext4 driver mounting the same kind of image (-t ext2): the reference
+#   ext2stock  stock fs/ext2 of the same kernel's source, built as module
+#            ext2stock (scripts/build-baseline.sh), -o acl,user_xattr: the
+#            second control (not in the default lanes)
 #
 # TEST (/dev/vdb) and SCRATCH (/dev/vdc) are 1 KiB-block ext2 (mke2fs -t ext2
 # -b 1024); fstests runs with FSTYP=ext2 and, in the ext2hole lanes, mount(8)
 # hands every ext2 mount to /sbin/mount.ext2 (tests/fstests/mount.ext2), which
-# mounts it as ext2hole.  Each lane proves it: every TEST/SCRATCH mount in the
-# helper's log says ext2hole in /proc/mounts and the kernel log has no ext4
-# mount of vdb/vdc (the ext4 lane: the reverse).
+# mounts it as ext2hole (ext2stock in that lane).  Each lane proves it:
+# every TEST/SCRATCH mount in the helper's log says the lane's type in
+# /proc/mounts and the kernel log has no ext4 mount of vdb/vdc (the ext4
+# lane: the reverse).
+#
+# The project's own tests in fstests' format, tests/fstests/local/NNN
+# (run as local/NNN), go into the fstests tree of every lane, with the
+# test programs they call (tests/prog, built by make tests) in its src/;
+# the full and ci selections include them.
 #
 #   scripts/fstests.sh [-s default|ci|full] [-l "alloc noalloc ext4"] [-S I/N|all/N] [-R] [TEST...]
 #
@@ -112,7 +121,9 @@ elif [ "$sel" = full ]; then
 	xz -dc "$tarball" | tar -C "$gdir" -xf - --wildcards \
 		'xfstests/tests/generic/[0-9]*' 'xfstests/tests/ext4/[0-9]*'
 	mapfile -t list < <(cd "$gdir/xfstests/tests" &&
-		grep -l '^_begin_fstest.* auto\( \|$\)' generic/[0-9]* ext4/[0-9]* | sort -u)
+		grep -l '^_begin_fstest.* auto\( \|$\)' generic/[0-9]* ext4/[0-9]* | sort -u
+		cd "$TOP/tests/fstests" &&
+		grep -l '^_begin_fstest.* auto\( \|$\)' local/[0-9][0-9][0-9])
 	rm -rf "$gdir"
 	[ ${#list[@]} -gt 0 ] || die "no auto tests found in $tarball"
 else
@@ -129,6 +140,13 @@ if [ "$sh_n" -gt 0 ]; then
 fi
 
 mkdir -p "$RESULTS"
+# the programs of the local tests
+make -s -C "$TOP/tests" BUILD="$BUILD" >/dev/null
+# the ext2stock lane's module, from the same kernel's source
+case " $lanes " in
+*" ext2stock "*)
+	scripts/build-baseline.sh >/dev/null || die "the ext2stock baseline did not build" ;;
+esac
 initrd=$BUILD/fstests/initramfs.cpio.gz
 mkdir -p "$BUILD/fstests"
 scripts/mkinitramfs.sh "$initrd"
@@ -141,7 +159,8 @@ lane_conf() {	# lane_conf LANE: "DRIVER OPTIONS..."
 	alloc) echo "ext2hole -o mkwrite=alloc,acl,user_xattr" ;;
 	noalloc) echo "ext2hole -o mkwrite=noalloc,acl,user_xattr" ;;
 	ext4) echo "ext4" ;;
-	*) die "unknown lane $1 (alloc, noalloc, ext4)" ;;
+	ext2stock) echo "ext2stock -o acl,user_xattr" ;;
+	*) die "unknown lane $1 (alloc, noalloc, ext4, ext2stock)" ;;
 	esac
 }
 
@@ -201,6 +220,9 @@ run_lane() {
 		printf '%s\n' "${todo[@]}" >"$lw/in/tests"
 		cp "$expunge" "$lw/in/expunge"
 		cp tests/fstests/run-in-root.sh tests/fstests/mount.ext2 tests/fstests/fstests.patch "$lw/in/"
+		mkdir -p "$lw/in/local/bin"
+		cp tests/fstests/local/[0-9][0-9][0-9] tests/fstests/local/[0-9][0-9][0-9].out "$lw/in/local/"
+		cp "$BUILD/tests/bin/dirgrow" "$BUILD/tests/bin/diostale" "$lw/in/local/bin/"
 		cat >"$lw/in/lane.conf" <<-CONF
 		LANE=$lane
 		DRIVER=$driver
@@ -311,10 +333,16 @@ summarize() {	# summarize LANE DRIVER OPTS RESDIR WALL
 	local proof nmounts bad ext4m e2hm
 	[ -f "$res/mounts.log" ] || : >"$res/mounts.log"	# the ext4 lane has no helper
 	nmounts=$(awk '$2 ~ /^\/dev\/vd[bc]$/' "$res/mounts.log" | wc -l)
-	bad=$(awk '$1 == 0 && $2 ~ /^\/dev\/vd[bc]$/ && $4 != "ext2hole"' "$res/mounts.log" | head -n 3)
+	bad=$(awk -v t="$driver" '$1 == 0 && $2 ~ /^\/dev\/vd[bc]$/ && $4 != t' "$res/mounts.log" | head -n 3)
 	ext4m=$(grep -acE 'EXT4-fs \(vd[bc]\): mounted' "$res/kmsg.all" || true)
 	e2hm=$(grep -acE 'ext2hole \(vd[bc]\)' "$res/kmsg.all" || true)
-	if [ "$driver" = ext2hole ]; then
+	if [ "$driver" = ext2stock ]; then
+		if [ "$nmounts" -gt 0 ] && [ -z "$bad" ] && [ "$ext4m" = 0 ] && [ "$e2hm" = 0 ]; then
+			proof="PASS: $nmounts TEST/SCRATCH mounts, all ext2stock in /proc/mounts; no ext4 or ext2hole mount of vdb/vdc in the kernel log"
+		else
+			proof="FAIL: $nmounts helper mounts, wrong type: ${bad:-none}; ext4 mounts of vdb/vdc in the kernel log: $ext4m, ext2hole lines: $e2hm"
+		fi
+	elif [ "$driver" = ext2hole ]; then
 		if [ "$nmounts" -gt 0 ] && [ -z "$bad" ] && [ "$ext4m" = 0 ]; then
 			proof="PASS: $nmounts TEST/SCRATCH mounts, all ext2hole in /proc/mounts; no ext4 mount of vdb/vdc in the kernel log"
 		else

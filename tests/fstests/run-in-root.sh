@@ -28,7 +28,18 @@ if [ ! -f .ext2hole-patched ]; then
 	patch -p1 <"$IN/fstests.patch" || { echo "run-in-root: fstests.patch does not apply"; exit 1; }
 	touch .ext2hole-patched
 fi
-if [ "$DRIVER" = ext2hole ]; then
+# the project's local tests (local/NNN) and the programs they call
+rm -rf tests/local
+mkdir -p tests/local
+cp "$IN"/local/[0-9][0-9][0-9] "$IN"/local/[0-9][0-9][0-9].out tests/local/
+{
+	echo "# QA groups control file, made by run-in-root.sh from _begin_fstest"
+	for t in tests/local/[0-9][0-9][0-9]; do
+		echo "${t##*/} $(sed -n 's/^_begin_fstest //p' "$t")"
+	done
+} >tests/local/group.list
+install -m 755 "$IN"/local/bin/* src/
+if [ "$DRIVER" != ext4 ]; then
 	install -m 755 "$IN/mount.ext2" /sbin/mount.ext2
 else
 	rm -f /sbin/mount.ext2
