@@ -20,6 +20,19 @@
  *           or at its parent, two files sharing one indirect block
  *   dirent  directory entries: rec_len 0/odd/short/past the block,
  *           name_len > rec_len, inode out of range, broken '.'/'..'
+ *   dx      an indexed directory's dx_root (and dx_node): hash version,
+ *           info length, indirect levels, limit and count, hashes out of
+ *           order, a leaf past the directory's end, reserved bits
+ *   xattr   an xattr block: magic, h_refcount (0, huge, or 1 while a
+ *           second inode is made to share the block), h_blocks, entries
+ *           (value offset and size overlapping or past the block, name
+ *           length and index, value inode, no list end)
+ *   ibody   in-inode attributes: i_extra_isize (odd, too large, too
+ *           small), the ibody magic, an entry's value offset and size
+ *   acl     a POSIX ACL value: version, tags, permissions, a size that is
+ *           not a whole number of entries, a duplicate owner entry
+ *   xtime   the extra time words: nanoseconds >= 10^9, epoch bits, birth
+ *           time
  *
  * Exit status: 0 when every corruption was applied, 1 on usage or I/O
  * errors, 2 when the image has nothing the chosen class can corrupt.
@@ -40,6 +53,7 @@
 #include "ext2hole_fs.h"
 
 #define MAX_INODES	4096
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct mutate_geo {
 	uint8_t *img;
@@ -61,6 +75,12 @@ struct mutate_geo {
 	uint32_t dind[MAX_INODES];	/* regular files with a DIND block */
 	uint32_t inuse[MAX_INODES];
 	uint32_t ninuse;
+	uint32_t nidx, nxblk, nibody, nacl, nxtime;
+	uint32_t idx[MAX_INODES];	/* indexed directories */
+	uint32_t xblk[MAX_INODES];	/* inodes with an xattr block */
+	uint32_t ibody[MAX_INODES];	/* inodes with in-inode attributes */
+	uint32_t acl[MAX_INODES];	/* inodes with an ACL (in the inode or block) */
+	uint32_t xtime[MAX_INODES];	/* inodes with the extra time words */
 };
 
 static uint64_t mutate_rng;
@@ -159,6 +179,444 @@ static int is_type(struct ext2hole_inode *in, uint16_t type)
 	return (get16(&in->i_mode) & 0xF000) == type;
 }
 
+
+static uint32_t pick(const uint32_t *list, uint32_t n);
+
+/* The in-inode attribute area of inode @in, or NULL: its first entry,
+ * its end (the inode's end) through @end. */
+static uint8_t *ibody_entries(struct mutate_geo *g, struct ext2hole_inode *in, uint8_t **end)
+{
+	uint8_t *raw = (uint8_t *)in;
+	uint32_t extra;
+
+	if (g->inode_size <= EXT2HOLE_GOOD_OLD_INODE_SIZE)
+		return NULL;
+	extra = get16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE);
+	if (extra < 4 || (extra & 3) ||
+	    EXT2HOLE_GOOD_OLD_INODE_SIZE + extra + 4 + 16 > g->inode_size)
+		return NULL;
+	if (get32(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra) != EXT2HOLE_XATTR_MAGIC)
+		return NULL;
+	*end = raw + g->inode_size;
+	return raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra + 4;
+}
+
+/* An ACL value among the entries from @e (values from @vbase, area end
+ * @end): its entry, or NULL. */
+static uint8_t *find_acl(uint8_t *e, uint8_t *vbase, uint8_t *end, uint8_t **val)
+{
+	while (e + 16 <= end && get32(e)) {
+		uint32_t len = EXT2HOLE_XATTR_LEN(e[0]);
+
+		if ((e[1] == EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS ||
+		     e[1] == EXT2HOLE_XATTR_INDEX_POSIX_ACL_DEFAULT) && e[0] == 0) {
+			uint32_t off = get16(e + 2), size = get32(e + 8);
+
+			if (vbase + off + size <= end && size >= 4) {
+				*val = vbase + off;
+				return e;
+			}
+		}
+		if (e + len > end)
+			break;
+		e += len;
+	}
+	return NULL;
+}
+
+static void parse_new(struct mutate_geo *g)
+{
+	uint32_t k;
+
+	for (k = 0; k < g->ninuse; k++) {
+		uint32_t ino = g->inuse[k];
+		struct ext2hole_inode *in = inop(g, ino);
+		uint8_t *e, *end, *val, *b;
+		uint32_t xb = get32(&in->i_file_acl);
+
+		if (is_type(in, 0x4000) && (get32(&in->i_flags) & EXT2HOLE_INDEX_FL) &&
+		    get32(&in->i_block[0]) && g->nidx < MAX_INODES)
+			g->idx[g->nidx++] = ino;
+		b = xb ? blk(g, xb) : NULL;
+		if (b && get32(b) == EXT2HOLE_XATTR_MAGIC && g->nxblk < MAX_INODES)
+			g->xblk[g->nxblk++] = ino;
+		e = ibody_entries(g, in, &end);
+		if (e && get32(e) && g->nibody < MAX_INODES)
+			g->ibody[g->nibody++] = ino;
+		if (((e && find_acl(e, e, end, &val)) ||
+		     (b && get32(b) == EXT2HOLE_XATTR_MAGIC &&
+		      find_acl(b + 32, b, b + g->bs, &val))) && g->nacl < MAX_INODES)
+			g->acl[g->nacl++] = ino;
+		if (g->inode_size > EXT2HOLE_GOOD_OLD_INODE_SIZE &&
+		    get16((uint8_t *)in + EXT2HOLE_GOOD_OLD_INODE_SIZE) >= 24 &&
+		    g->nxtime < MAX_INODES)
+			g->xtime[g->nxtime++] = ino;
+	}
+}
+
+static int mutate_dx(struct mutate_geo *g)
+{
+	struct ext2hole_inode *in;
+	uint32_t ino, nblocks, limit, count, i;
+	uint8_t *root, *info, *cl, *ent;
+
+	if (!g->nidx)
+		return 2;
+	ino = pick(g->idx, g->nidx);
+	in = inop(g, ino);
+	root = blk(g, get32(&in->i_block[0]));
+	if (!root)
+		return 2;
+	nblocks = get32(&in->i_size) / g->bs;
+	info = root + EXT2HOLE_DX_ROOT_INFO_OFFS;
+	cl = root + EXT2HOLE_DX_ROOT_ENTRIES_OFFS;
+	limit = get16(cl);
+	count = get16(cl + 2);
+	ent = cl;	/* entry i at ent + 8 i; entry 0's hash is the countlimit */
+	printf("mutate: dx dir inode %u root block %u (hash %u levels %u limit %u count %u): ",
+	       ino, get32(&in->i_block[0]), info[4], info[6], limit, count);
+	switch (mutate_rand(9)) {
+	case 0: {
+		static const uint8_t hv[] = { 6, 7, 8, 100, 255 };
+
+		info[4] = hv[mutate_rand(ARRAY_SIZE(hv))];
+		printf("hash_version -> %u\n", info[4]);
+		break;
+	}
+	case 1: {
+		static const uint8_t il[] = { 0, 4, 7, 16, 255 };
+
+		info[5] = il[mutate_rand(ARRAY_SIZE(il))];
+		printf("info_length -> %u\n", info[5]);
+		break;
+	}
+	case 2:
+		info[6] = info[6] ? 0 : (uint8_t)(1 + mutate_rand(2) * 254);
+		if (!info[6] && mutate_rand(2))
+			info[6] = 2;
+		printf("indirect_levels -> %u\n", info[6]);
+		break;
+	case 3: {
+		uint32_t v = mutate_rand(2) ? 0 : (mutate_rand(2) ? 0xffff : count - 1);
+
+		put16(cl, (uint16_t)v);
+		printf("limit -> %u\n", v);
+		break;
+	}
+	case 4: {
+		uint32_t v = mutate_rand(3) == 0 ? 0 : (mutate_rand(2) ? limit + 1 : 0xffff);
+
+		put16(cl + 2, (uint16_t)v);
+		printf("count -> %u\n", v);
+		break;
+	}
+	case 5:
+		if (count < 3) {
+			put16(cl + 2, 0);
+			printf("count -> 0 (too few entries to disorder)\n");
+			break;
+		}
+		i = 1 + mutate_rand(count - 2);
+		{
+			uint32_t h1 = get32(ent + 8 * i), h2 = get32(ent + 8 * (i + 1));
+
+			put32(ent + 8 * i, h2);
+			put32(ent + 8 * (i + 1), h1);
+			printf("hashes of entries %u and %u swapped (%#x, %#x): out of order\n",
+			       i, i + 1, h1, h2);
+		}
+		break;
+	case 6:
+		i = count ? mutate_rand(count) : 0;
+		{
+			uint32_t old = get32(ent + 8 * i + 4);
+			uint32_t v = mutate_rand(3) == 0 ? 0 :
+				     mutate_rand(2) ? nblocks + mutate_rand(8) : 0xfffffff0u;
+
+			put32(ent + 8 * i + 4, v);
+			printf("entry %u block %u -> %u (the directory has %u blocks)\n", i, old, v,
+			       nblocks);
+		}
+		break;
+	case 7:
+		if (mutate_rand(2)) {
+			put32(info, 1u << mutate_rand(32));
+			printf("reserved_zero -> %#x\n", get32(info));
+		} else {
+			info[7] |= (uint8_t)(1u << mutate_rand(8));
+			printf("unused_flags -> %#x\n", info[7]);
+		}
+		break;
+	default:
+		/* '..' shortened: the root info is read as an entry */
+		put16(root + 12 + 4, 12);
+		printf("'..' rec_len -> 12 (the dx root info exposed as entries)\n");
+		break;
+	}
+	return 0;
+}
+
+static int mutate_xattr(struct mutate_geo *g)
+{
+	struct ext2hole_inode *in;
+	uint32_t ino, b, n = 0, k;
+	uint8_t *p, *e, *ents[64];
+
+	if (!g->nxblk)
+		return 2;
+	ino = pick(g->xblk, g->nxblk);
+	in = inop(g, ino);
+	b = get32(&in->i_file_acl);
+	p = blk(g, b);
+	if (!p)
+		return 2;
+	for (e = p + 32; e + 16 <= p + g->bs && get32(e) && n < 64;
+	     e += EXT2HOLE_XATTR_LEN(e[0]))
+		ents[n++] = e;
+	printf("mutate: xattr block %u of inode %u (refcount %u, %u entries): ", b, ino,
+	       get32(p + 4), n);
+	switch (mutate_rand(n ? 10 : 4)) {
+	case 0:
+		put32(p, mutate_rand(2) ? 0 : EXT2HOLE_XATTR_MAGIC ^ (1u << mutate_rand(32)));
+		printf("h_magic -> %#x\n", get32(p));
+		break;
+	case 1: {
+		/* a second inode made to share the block, the count left alone */
+		uint32_t other = 0, tries;
+
+		for (tries = 0; tries < 32 && (!other || other == ino); tries++)
+			other = pick(g->files, g->nfiles);
+		if (!other || other == ino) {
+			put32(p + 4, 0);
+			printf("h_refcount -> 0\n");
+			break;
+		}
+		put32(&inop(g, other)->i_file_acl, b);
+		printf("shared with inode %u, h_refcount left %u\n", other, get32(p + 4));
+		break;
+	}
+	case 2: {
+		static const uint32_t rc[] = { 0, 2, 1025, 0xffffffffu };
+
+		put32(p + 4, rc[mutate_rand(ARRAY_SIZE(rc))]);
+		printf("h_refcount -> %u\n", get32(p + 4));
+		break;
+	}
+	case 3: {
+		static const uint32_t hb[] = { 0, 2, 0xffffffffu };
+
+		put32(p + 8, hb[mutate_rand(ARRAY_SIZE(hb))]);
+		printf("h_blocks -> %u\n", get32(p + 8));
+		break;
+	}
+	case 4:
+		e = ents[mutate_rand(n)];
+		{
+			static const char *what[] = { "into the header", "into the entry list",
+						      "at the block end", "past the block" };
+			uint32_t w = mutate_rand(4);
+			uint32_t v = w == 0 ? 8 : w == 1 ? 32 : w == 2 ? g->bs - 4 : g->bs + 64;
+
+			put16(e + 2, (uint16_t)v);
+			printf("entry '%.*s' e_value_offs -> %u (%s)\n", e[0], e + 16, v, what[w]);
+		}
+		break;
+	case 5:
+		e = ents[mutate_rand(n)];
+		{
+			uint32_t v = mutate_rand(2) ? 0xffffffffu : g->bs;
+
+			put32(e + 8, v);
+			printf("entry '%.*s' e_value_size -> %u\n", e[0], e + 16, v);
+		}
+		break;
+	case 6:
+		e = ents[mutate_rand(n)];
+		k = e[0];
+		e[0] = mutate_rand(2) ? 0 : 255;
+		printf("entry e_name_len %u -> %u\n", k, e[0]);
+		break;
+	case 7:
+		e = ents[mutate_rand(n)];
+		k = e[1];
+		e[1] = mutate_rand(2) ? 0 : (uint8_t)(7 + mutate_rand(249));
+		printf("entry e_name_index %u -> %u\n", k, e[1]);
+		break;
+	case 8:
+		e = ents[mutate_rand(n)];
+		put32(e + 4, 1 + mutate_rand(g->inodes));
+		printf("entry '%.*s' e_value_block/inum -> %u\n", e[0], e + 16, get32(e + 4));
+		break;
+	default:
+		/* the list's end overwritten: the values read as entries */
+		e = ents[n - 1] + EXT2HOLE_XATTR_LEN(ents[n - 1][0]);
+		if (e + 4 <= p + g->bs) {
+			put32(e, 0x01020304);
+			printf("list end at %u -> 0x01020304\n", (uint32_t)(e - p));
+		} else {
+			put32(p, 0);
+			printf("h_magic -> 0\n");
+		}
+		break;
+	}
+	return 0;
+}
+
+static int mutate_ibody(struct mutate_geo *g)
+{
+	struct ext2hole_inode *in;
+	uint8_t *raw, *e, *end;
+	uint32_t ino, extra;
+
+	if (!g->nibody)
+		return 2;
+	ino = pick(g->ibody, g->nibody);
+	in = inop(g, ino);
+	raw = (uint8_t *)in;
+	e = ibody_entries(g, in, &end);
+	if (!e)
+		return 2;
+	extra = get16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE);
+	printf("mutate: inode %u in-inode xattrs (i_extra_isize %u): ", ino, extra);
+	switch (mutate_rand(6)) {
+	case 0: {
+		static const uint16_t v[] = { 1, 2, 33, 35 };
+		uint16_t x = v[mutate_rand(4)];
+
+		put16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE, x);
+		printf("i_extra_isize -> %u (odd or short)\n", x);
+		break;
+	}
+	case 1: {
+		uint16_t x = (uint16_t)(g->inode_size - EXT2HOLE_GOOD_OLD_INODE_SIZE +
+					4 * mutate_rand(3));
+
+		put16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE, x);
+		printf("i_extra_isize -> %u (too large)\n", x);
+		break;
+	}
+	case 2: {
+		uint16_t x = mutate_rand(2) ? 0xfffc : 0;
+
+		put16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE, x);
+		printf("i_extra_isize -> %u\n", x);
+		break;
+	}
+	case 3:
+		put32(e - 4, mutate_rand(2) ? 0 : 0xEA020001);
+		printf("ibody magic -> %#x\n", get32(e - 4));
+		break;
+	case 4: {
+		uint32_t v = mutate_rand(2) ? (uint32_t)(end - e) + 4 : 0xfff0;
+
+		put16(e + 2, (uint16_t)v);
+		printf("first entry e_value_offs -> %u (the area is %u bytes)\n", v,
+		       (uint32_t)(end - e));
+		break;
+	}
+	default: {
+		uint32_t v = mutate_rand(2) ? (uint32_t)(end - e) : 0x7fffffff;
+
+		put32(e + 8, v);
+		printf("first entry e_value_size -> %u\n", v);
+		break;
+	}
+	}
+	return 0;
+}
+
+static int mutate_acl(struct mutate_geo *g)
+{
+	struct ext2hole_inode *in;
+	uint8_t *e, *end, *val = NULL, *ent = NULL, *b;
+	uint32_t ino, size, n, k;
+
+	if (!g->nacl)
+		return 2;
+	ino = pick(g->acl, g->nacl);
+	in = inop(g, ino);
+	e = ibody_entries(g, in, &end);
+	if (e)
+		ent = find_acl(e, e, end, &val);
+	if (!ent) {
+		b = get32(&in->i_file_acl) ? blk(g, get32(&in->i_file_acl)) : NULL;
+		if (!b)
+			return 2;
+		ent = find_acl(b + 32, b, b + g->bs, &val);
+		if (!ent)
+			return 2;
+	}
+	size = get32(ent + 8);
+	n = (size - 4) / 4;	/* 4-byte units past the header */
+	printf("mutate: inode %u ACL (%s, %u bytes): ",
+	       ino, ent[1] == EXT2HOLE_XATTR_INDEX_POSIX_ACL_ACCESS ? "access" : "default",
+	       size);
+	switch (mutate_rand(6)) {
+	case 0:
+		put32(val, mutate_rand(2) ? 0 : 2);
+		printf("a_version -> %u\n", get32(val));
+		break;
+	case 1:
+		k = 4 + 4 * mutate_rand(n ? n : 1);
+		if (k + 2 > size)
+			k = 4;
+		put16(val + k, mutate_rand(2) ? 0x40 : 0xffff);
+		printf("the tag at +%u -> %#x (unknown)\n", k, get16(val + k));
+		break;
+	case 2:
+		put16(val + 6, 0xffff);
+		printf("the first entry's permissions -> 0xffff\n");
+		break;
+	case 3:
+		put32(ent + 8, size - 1 - 2 * mutate_rand(2));
+		printf("value size -> %u (not a whole number of entries)\n", get32(ent + 8));
+		break;
+	case 4:
+		put32(ent + 8, 4);
+		printf("value size -> 4 (a header and no entry)\n");
+		break;
+	default:
+		/* the last short entry (OTHER) turned into a second USER_OBJ */
+		put16(val + size - 4, 0x01);
+		printf("the last entry's tag -> USER_OBJ (a duplicate owner)\n");
+		break;
+	}
+	return 0;
+}
+
+static int mutate_xtime(struct mutate_geo *g)
+{
+	static const char *names[] = { "i_ctime_extra", "i_mtime_extra", "i_atime_extra",
+				       "i_crtime", "i_crtime_extra" };
+	struct ext2hole_inode *in;
+	uint32_t ino, k, v;
+	uint8_t *raw;
+
+	if (!g->nxtime)
+		return 2;
+	ino = mutate_rand(4) == 0 ? EXT2HOLE_ROOT_INO : pick(g->xtime, g->nxtime);
+	in = inop(g, ino);
+	raw = (uint8_t *)in;
+	if (get16(raw + EXT2HOLE_GOOD_OLD_INODE_SIZE) < 24)
+		return 2;
+	k = mutate_rand(5);
+	switch (mutate_rand(3)) {
+	case 0:
+		v = 0xffffffffu;	/* nanoseconds 2^30 - 1, epoch 3 */
+		break;
+	case 1:
+		v = (1000000000u << 2) | mutate_rand(4);	/* 10^9 ns */
+		break;
+	default:
+		v = (uint32_t)mutate_rand64();
+		break;
+	}
+	printf("mutate: inode %u %s %#x -> %#x\n", ino, names[k],
+	       get32(raw + 0x84 + 4 * k), v);
+	put32(raw + 0x84 + 4 * k, v);
+	return 0;
+}
+
 static void parse(struct mutate_geo *g)
 {
 	struct ext2hole_super_block *sb;
@@ -224,6 +682,7 @@ static void parse(struct mutate_geo *g)
 		    g->ndind < MAX_INODES)
 			g->dind[g->ndind++] = ino;
 	}
+	parse_new(g);
 }
 
 /* A metadata block: superblock, GDT, a bitmap or a block of an inode table. */
@@ -320,6 +779,12 @@ static const struct mutate_field mutate_sb_fields[] = {
 	SBF(s_feature_incompat, 32), SBF(s_feature_ro_compat, 32),
 	SBF(s_reserved_gdt_blocks, 16), SBF(s_log_frag_size, 32),
 	SBF(s_first_meta_bg, 32), SBF(s_last_orphan, 32),
+	SBF(s_def_hash_version, 8), SBF(s_default_mount_opts, 32),
+	SBF(s_min_extra_isize, 16), SBF(s_want_extra_isize, 16),
+	SBF(s_flags, 32),
+	/* ext4's quota inode numbers (0x240, 0x244, 0x26c), in s_reserved */
+	{ "s_usr_quota_inum", 0x240, 32 }, { "s_grp_quota_inum", 0x244, 32 },
+	{ "s_prj_quota_inum", 0x26c, 32 },
 };
 
 #define GDF(f, b) { #f, offsetof(struct ext2hole_group_desc, f), b }
@@ -329,19 +794,28 @@ static const struct mutate_field mutate_gd_fields[] = {
 	GDF(bg_free_inodes_count, 16), GDF(bg_used_dirs_count, 16),
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+static uint32_t get_field(const uint8_t *base, const struct mutate_field *f)
+{
+	if (f->bits == 8)
+		return base[f->off];
+	return f->bits == 32 ? get32(base + f->off) : get16(base + f->off);
+}
 
 static void set_field(uint8_t *base, const struct mutate_field *f, uint32_t v,
 		      const char *what, const char *how)
 {
-	uint32_t old = f->bits == 32 ? get32(base + f->off) : get16(base + f->off);
+	uint32_t old = get_field(base, f);
 
+	if (f->bits == 8)
+		v &= 0xff;
 	if (v == old)
 		v ^= 1;
 	if (f->bits == 32)
 		put32(base + f->off, v);
-	else
+	else if (f->bits == 16)
 		put16(base + f->off, (uint16_t)v);
+	else
+		base[f->off] = (uint8_t)v;
 	printf("mutate: %s %s %u -> %u (%s)\n", what, f->name, old, v, how);
 }
 
@@ -350,11 +824,21 @@ static int mutate_sb(struct mutate_geo *g)
 	const struct mutate_field *f =
 		&mutate_sb_fields[mutate_rand(ARRAY_SIZE(mutate_sb_fields))];
 	uint8_t *base = (uint8_t *)sbp(g);
-	uint32_t old = f->bits == 32 ? get32(base + f->off) : get16(base + f->off);
+	uint32_t old = get_field(base, f);
 	const char *how;
 	uint32_t v;
 
-	if (!strcmp(f->name, "s_log_block_size")) {
+	if (!strcmp(f->name, "s_def_hash_version")) {
+		static const uint8_t hv[] = { 3, 4, 5, 6, 7, 255 };
+
+		v = hv[mutate_rand(ARRAY_SIZE(hv))];
+		how = "hash-version";
+	} else if (strstr(f->name, "quota_inum")) {
+		static const uint32_t qi[] = { 1, 2, 3, 5, 7, 11 };
+
+		v = mutate_rand(2) ? qi[mutate_rand(ARRAY_SIZE(qi))] : pick_value(old, 32, &how);
+		how = "quota-inode";
+	} else if (!strcmp(f->name, "s_log_block_size")) {
 		v = 1 + mutate_rand(30);
 		how = "huge-or-other-size";
 	} else if (strstr(f->name, "feature") && mutate_rand(2)) {
@@ -762,12 +1246,17 @@ static const struct {
 	{ "bptr", mutate_bptr },
 	{ "loop", mutate_loop },
 	{ "dirent", mutate_dirent },
+	{ "dx", mutate_dx },
+	{ "xattr", mutate_xattr },
+	{ "ibody", mutate_ibody },
+	{ "acl", mutate_acl },
+	{ "xtime", mutate_xtime },
 };
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: mutate -s SEED [-n COUNT] [-c sb|gd|inode|bptr|loop|dirent|any] [-o OUT] IMAGE\n");
+		"usage: mutate -s SEED [-n COUNT] [-c sb|gd|inode|bptr|loop|dirent|dx|xattr|ibody|acl|xtime|any] [-o OUT] IMAGE\n");
 	exit(1);
 }
 
@@ -855,8 +1344,9 @@ int main(int argc, char **argv)
 
 	mutate_rng = seed;
 	printf("seed=%llu\n", seed);
-	printf("image: bs=%u blocks=%u groups=%u inodes=%u files=%u dirs=%u ind=%u dind=%u\n",
-	       g.bs, g.blocks, g.ngroups, g.inodes, g.nfiles, g.ndirs, g.nind, g.ndind);
+	printf("image: bs=%u blocks=%u groups=%u inodes=%u files=%u dirs=%u ind=%u dind=%u indexed=%u xattr-blocks=%u ibody=%u acl=%u xtime=%u\n",
+	       g.bs, g.blocks, g.ngroups, g.inodes, g.nfiles, g.ndirs, g.nind, g.ndind,
+	       g.nidx, g.nxblk, g.nibody, g.nacl, g.nxtime);
 	for (i = 0; i < count; i++) {
 		size_t k = c;
 		int r, tries;
