@@ -449,6 +449,39 @@ out_old:
 	return err;
 }
 
+/*
+ * RENAME_WHITEOUT: the inode that takes the old name, a character device
+ * 0:0 (what overlayfs reads as "deleted here"), made in the old directory
+ * before anything changes.  ext2hole_end_whiteout() gives it up, or, when
+ * the rename failed, drops its only link, which frees it.
+ */
+static struct inode *ext2hole_new_whiteout(struct inode *dir,
+					   struct dentry *dentry)
+{
+	struct inode *inode;
+
+	inode = ext2hole_new_inode(dir, S_IFCHR | WHITEOUT_MODE,
+				   &dentry->d_name);
+	if (IS_ERR(inode))
+		return inode;
+	ext2hole_set_ops(inode, WHITEOUT_DEV);
+	mark_inode_dirty(inode);
+	return inode;
+}
+
+static void ext2hole_end_whiteout(struct inode *inode, int err)
+{
+	if (!inode)
+		return;
+	if (err) {
+		ext2hole_dec_count(inode);
+		discard_new_inode(inode);
+		return;
+	}
+	unlock_new_inode(inode);
+	iput(inode);
+}
+
 static int ext2hole_rename(struct ext2hole_idmap *idmap,
 			   struct inode *old_dir, struct dentry *old_dentry,
 			   struct inode *new_dir, struct dentry *new_dentry,
@@ -458,10 +491,11 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 	struct inode *new_inode = d_inode(new_dentry);
 	bool is_dir = S_ISDIR(old_inode->i_mode);
 	struct ext2hole_dir_entry *old_de, *dir_de = NULL;
-	struct page *old_page, *dir_page = NULL;
+	struct page *old_page = NULL, *dir_page = NULL;
+	struct inode *whiteout = NULL;
 	int err;
 
-	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
 		return -EINVAL;
 	/* Either directory may grow: charge its owner's quota. */
 	err = dquot_initialize(old_dir);
@@ -472,7 +506,10 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 	if (flags & RENAME_EXCHANGE)
 		return ext2hole_exchange(old_dir, old_dentry, new_dir,
 					 new_dentry);
-	/* RENAME_NOREPLACE: the VFS already refused an existing target. */
+	/*
+	 * RENAME_NOREPLACE: the VFS already refused an existing target; it
+	 * also refuses RENAME_WHITEOUT with RENAME_EXCHANGE.
+	 */
 
 	if (is_dir && !new_inode && new_dir != old_dir &&
 	    new_dir->i_nlink >= EXT2HOLE_LINK_MAX)
@@ -482,10 +519,18 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 		if (err <= 0)
 			return err ? err : -ENOTEMPTY;
 	}
+	if (flags & RENAME_WHITEOUT) {
+		whiteout = ext2hole_new_whiteout(old_dir, old_dentry);
+		if (IS_ERR(whiteout))
+			return PTR_ERR(whiteout);
+	}
 
 	old_de = ext2hole_find_entry(old_dir, &old_dentry->d_name, &old_page);
-	if (IS_ERR(old_de))
-		return PTR_ERR(old_de);
+	if (IS_ERR(old_de)) {
+		err = PTR_ERR(old_de);
+		old_page = NULL;
+		goto out_old;
+	}
 	if (is_dir && old_dir != new_dir) {
 		dir_de = ext2hole_dotdot(old_inode, &dir_page);
 		if (IS_ERR(dir_de)) {
@@ -548,7 +593,12 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 	inode_set_ctime_current(old_inode);
 	mark_inode_dirty(old_inode);
 
-	err = ext2hole_delete_entry(old_de, old_page);
+	/* the old name goes, or names the whiteout from now on */
+	if (whiteout)
+		err = ext2hole_set_link(old_dir, old_de, old_page, whiteout,
+					true);
+	else
+		err = ext2hole_delete_entry(old_de, old_page);
 	if (err)
 		goto out_dir;
 
@@ -565,6 +615,7 @@ out_dir:
 out_old:
 	if (old_page)
 		ext2hole_put_dir_page(old_page);
+	ext2hole_end_whiteout(whiteout, err);
 	return err;
 }
 
