@@ -74,23 +74,14 @@
 #define WRITE_LEN	(48 * 1024)
 #define TRUNC_BIG	(300 * 1024)
 #define TRUNC_SMALL	3000
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const char *op, *top, *mnt;
 static int verbose;
 static int nthfd = -1;
 
-static void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	printf("failnth %s: setup error - ", op ? op : "");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" (%s)\n", strerror(e));
-	exit(2);
-}
+/* a failed call that is not the behaviour under test: exit 2 (common.h) */
+#define die(...) die_setup("failnth", op, __VA_ARGS__)
 
 static void arm(long n)
 {
@@ -389,7 +380,7 @@ static int check(int e)
 
 int main(int argc, char **argv)
 {
-	static const char *ops[] = { "setxattr", "replace", "acl", "create", "punch",
+	static const char * const ops[] = { "setxattr", "replace", "acl", "create", "punch",
 				     "write", "truncate", "mount" };
 	long n, max = 2000, stride = 1, steps = 0, failed = 0, wrong = 0, injected = 0;
 	long ecount[256] = { 0 };
@@ -412,7 +403,7 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (optind + 2 != argc && optind + 3 != argc) {
-		fprintf(stderr, "usage: failnth [-nvx] [-m MAX] [-s STRIDE] OP PATH [MNT] (see tests/prog/failnth.c)\n");
+		fprintf(stderr, "usage: failnth [-nvx] [-m MAX] [-s STRIDE] OP PATH [MNT] (see the program's source)\n");
 		return 2;
 	}
 	op = argv[optind];
@@ -422,10 +413,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "failnth: mount needs DEV MNT\n");
 		return 2;
 	}
-	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(ops); k++)
 		if (!strcmp(op, ops[k]))
 			break;
-	if (k == sizeof(ops) / sizeof(ops[0])) {
+	if (k == ARRAY_SIZE(ops)) {
 		fprintf(stderr, "failnth: unknown operation %s\n", op);
 		return 2;
 	}

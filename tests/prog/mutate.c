@@ -182,8 +182,10 @@ static int is_type(struct ext2hole_inode *in, uint16_t type)
 
 static uint32_t pick(const uint32_t *list, uint32_t n);
 
-/* The in-inode attribute area of inode @in, or NULL: its first entry,
- * its end (the inode's end) through @end. */
+/*
+ * The in-inode attribute area of inode @in, or NULL: its first entry,
+ * its end (the inode's end) through @end.
+ */
 static uint8_t *ibody_entries(struct mutate_geo *g, struct ext2hole_inode *in, uint8_t **end)
 {
 	uint8_t *raw = (uint8_t *)in;
@@ -201,8 +203,10 @@ static uint8_t *ibody_entries(struct mutate_geo *g, struct ext2hole_inode *in, u
 	return raw + EXT2HOLE_GOOD_OLD_INODE_SIZE + extra + 4;
 }
 
-/* An ACL value among the entries from @e (values from @vbase, area end
- * @end): its entry, or NULL. */
+/*
+ * An ACL value among the entries from @e (values from @vbase, area end
+ * @end): its entry, or NULL.
+ */
 static uint8_t *find_acl(uint8_t *e, uint8_t *vbase, uint8_t *end, uint8_t **val)
 {
 	while (e + 16 <= end && get32(e)) {
@@ -412,7 +416,7 @@ static int mutate_xattr(struct mutate_geo *g)
 	case 4:
 		e = ents[mutate_rand(n)];
 		{
-			static const char *what[] = { "into the header", "into the entry list",
+			static const char * const what[] = { "into the header", "into the entry list",
 						      "at the block end", "past the block" };
 			uint32_t w = mutate_rand(4);
 			uint32_t v = w == 0 ? 8 : w == 1 ? 32 : w == 2 ? g->bs - 4 : g->bs + 64;
@@ -586,7 +590,7 @@ static int mutate_acl(struct mutate_geo *g)
 
 static int mutate_xtime(struct mutate_geo *g)
 {
-	static const char *names[] = { "i_ctime_extra", "i_mtime_extra", "i_atime_extra",
+	static const char * const names[] = { "i_ctime_extra", "i_mtime_extra", "i_atime_extra",
 				       "i_crtime", "i_crtime_extra" };
 	struct ext2hole_inode *in;
 	uint32_t ino, k, v;
