@@ -457,6 +457,7 @@ int ext2hole_inode_by_name(struct inode *dir, const struct qstr *child,
 			   ino_t *ino);
 int ext2hole_add_link(struct dentry *dentry, struct inode *inode);
 int ext2hole_delete_entry(struct ext2hole_dir_entry *de, struct page *page);
+void ext2hole_dir_sync(struct inode *dir);
 int ext2hole_make_empty(struct inode *inode, struct inode *parent);
 int ext2hole_empty_dir(struct inode *inode);
 struct ext2hole_dir_entry *ext2hole_dotdot(struct inode *dir,

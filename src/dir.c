@@ -254,15 +254,17 @@ static int ext2hole_prepare_fill(struct inode *dir, struct page *page,
 /*
  * ext2hole_commit_chunk - finish a change made after ext2hole_prepare_chunk()
  *
- * Dirties the buffers, grows i_size when the chunk was appended, unlocks
- * the page and, in a DIRSYNC directory, writes page and inode out.
+ * Dirties the buffers, grows i_size when the chunk was appended and
+ * unlocks the page.  Nothing is written here, not even in a DIRSYNC
+ * directory: a namespace operation makes all its changes first and then
+ * calls ext2hole_dir_sync(), so that a failed write never leaves it half
+ * done in memory.
  */
-static int ext2hole_commit_chunk(struct page *page, loff_t pos,
-				 unsigned int len)
+static void ext2hole_commit_chunk(struct page *page, loff_t pos,
+				  unsigned int len)
 {
 	struct address_space *mapping = page->mapping;
 	struct inode *dir = mapping->host;
-	int err;
 
 	inode_inc_iversion(dir);
 	block_write_end(NULL, mapping, pos, len, len,
@@ -272,13 +274,27 @@ static int ext2hole_commit_chunk(struct page *page, loff_t pos,
 		mark_inode_dirty(dir);
 	}
 	unlock_page(page);
+}
 
+/**
+ * ext2hole_dir_sync - the DIRSYNC write at the end of a namespace change
+ * @dir: a directory the operation changed
+ *
+ * In a DIRSYNC directory, writes its pages and its inode and waits for
+ * them.  The operation is complete in memory by then and stands whatever
+ * the write gives: a directory block whose write fails stays dirty in
+ * memory, is written again and is reported as a filesystem error
+ * (ext2hole_hole_write_failed()).  Failing the operation instead would
+ * leave memory, the later retry and the link counts disagreeing: a name
+ * added, its inode freed.  The ext4 driver likewise does not fail a
+ * namespace operation whose DIRSYNC journal commit fails.
+ */
+void ext2hole_dir_sync(struct inode *dir)
+{
 	if (!IS_DIRSYNC(dir))
-		return 0;
-	err = filemap_write_and_wait_range(mapping, pos, pos + len - 1);
-	if (!err)
-		err = sync_inode_metadata(dir, 1);
-	return err;
+		return;
+	if (!filemap_write_and_wait(dir->i_mapping))
+		sync_inode_metadata(dir, 1);
 }
 
 /*
@@ -573,10 +589,10 @@ int ext2hole_write_entry(struct inode *dir, struct page *page,
 	memcpy(de->name, child->name, child->len);
 	de->inode = cpu_to_le32(inode->i_ino);
 	ext2hole_set_de_type(dir->i_sb, de, inode);
-	err = ext2hole_commit_chunk(page, pos, rec_len);
+	ext2hole_commit_chunk(page, pos, rec_len);
 	ext2hole_dir_changed(dir, true, keep_index);
 	ext2hole_put_dir_page(page);
-	return err;
+	return 0;
 }
 
 /*
@@ -600,9 +616,9 @@ int ext2hole_dir_write_block(struct inode *dir, u32 block, const void *src)
 	if (err)
 		return err;
 	memcpy((char *)page_address(page) + (pos & ~PAGE_MASK), src, bs);
-	err = ext2hole_commit_chunk(page, pos, bs);
+	ext2hole_commit_chunk(page, pos, bs);
 	ext2hole_put_dir_page(page);
-	return err;
+	return 0;
 }
 
 /**
@@ -757,9 +773,9 @@ int ext2hole_delete_entry(struct ext2hole_dir_entry *de, struct page *page)
 	if (pde)
 		pde->rec_len = cpu_to_le16(to - from);
 	de->inode = 0;
-	err = ext2hole_commit_chunk(page, pos, to - from);
+	ext2hole_commit_chunk(page, pos, to - from);
 	ext2hole_dir_changed(dir, true, true);
-	return err;
+	return 0;
 }
 
 /**
@@ -803,7 +819,7 @@ int ext2hole_make_empty(struct inode *inode, struct inode *parent)
 	ext2hole_set_de_type(inode->i_sb, de, inode);
 	kunmap_local(kaddr);
 
-	err = ext2hole_commit_chunk(page, 0, chunk);
+	ext2hole_commit_chunk(page, 0, chunk);
 out:
 	put_page(page);
 	return err;
@@ -925,9 +941,9 @@ int ext2hole_set_link(struct inode *dir, struct ext2hole_dir_entry *de,
 	}
 	de->inode = cpu_to_le32(inode->i_ino);
 	ext2hole_set_de_type(dir->i_sb, de, inode);
-	err = ext2hole_commit_chunk(page, pos, len);
+	ext2hole_commit_chunk(page, pos, len);
 	ext2hole_dir_changed(dir, update_times, true);
-	return err;
+	return 0;
 }
 
 static int ext2hole_readdir(struct file *file, struct dir_context *ctx)

@@ -99,10 +99,12 @@ static struct dentry *ext2hole_lookup(struct inode *dir, struct dentry *dentry,
  */
 static int ext2hole_add_nondir(struct dentry *dentry, struct inode *inode)
 {
+	struct inode *dir = d_inode(dentry->d_parent);
 	int err = ext2hole_add_link(dentry, inode);
 
 	if (!err) {
 		d_instantiate_new(dentry, inode);
+		ext2hole_dir_sync(dir);
 		return 0;
 	}
 	ext2hole_dec_count(inode);
@@ -212,6 +214,7 @@ static int ext2hole_link(struct dentry *old_dentry, struct inode *dir,
 	err = ext2hole_add_link(dentry, inode);
 	if (!err) {
 		d_instantiate(dentry, inode);
+		ext2hole_dir_sync(dir);
 		return 0;
 	}
 	ext2hole_dec_count(inode);
@@ -219,7 +222,8 @@ static int ext2hole_link(struct dentry *old_dentry, struct inode *dir,
 	return err;
 }
 
-static int ext2hole_unlink(struct inode *dir, struct dentry *dentry)
+/* unlink and rmdir: remove the name; the caller syncs a DIRSYNC dir */
+static int ext2hole_remove_name(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = d_inode(dentry);
 	struct ext2hole_dir_entry *de;
@@ -247,6 +251,15 @@ static int ext2hole_unlink(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
+static int ext2hole_unlink(struct inode *dir, struct dentry *dentry)
+{
+	int err = ext2hole_remove_name(dir, dentry);
+
+	if (!err)
+		ext2hole_dir_sync(dir);
+	return err;
+}
+
 static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 			  struct dentry *dentry, umode_t mode)
 {
@@ -269,11 +282,14 @@ static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 	err = ext2hole_make_empty(inode, dir);
 	if (err)
 		goto out_fail;
+	/* the new directory's block first, then the name that leads to it */
+	ext2hole_dir_sync(inode);
 	err = ext2hole_add_link(dentry, inode);
 	if (err)
 		goto out_fail;
 
 	d_instantiate_new(dentry, inode);
+	ext2hole_dir_sync(dir);
 	return 0;
 
 out_fail:
@@ -294,13 +310,53 @@ static int ext2hole_rmdir(struct inode *dir, struct dentry *dentry)
 	if (err <= 0)
 		return err ? err : -ENOTEMPTY;
 
-	err = ext2hole_unlink(dir, dentry);
+	err = ext2hole_remove_name(dir, dentry);
 	if (err)
 		return err;
 	inode->i_size = 0;
 	ext2hole_dec_count(inode);		/* its '.' */
 	ext2hole_dec_count(dir);		/* its '..' */
+	ext2hole_dir_sync(dir);
 	return 0;
+}
+
+/*
+ * ext2hole_rename_kept_both - a rename failed half-way and could not be
+ * taken back: both @old and @new name @inode.  A non-directory then counts
+ * both names, so that removing one of them later cannot free an inode the
+ * other still names; the filesystem error (errors=) sends e2fsck to the
+ * directory that a second name would damage.
+ */
+static void ext2hole_rename_kept_both(struct inode *inode, struct dentry *old,
+				      struct dentry *new)
+{
+	ext2hole_error(inode->i_sb,
+		       "rename of inode %lu failed half-way and could not be undone: '%pd' and '%pd' both name it",
+		       inode->i_ino, old, new);
+	if (!S_ISDIR(inode->i_mode) && inode->i_nlink < EXT2HOLE_LINK_MAX)
+		ext2hole_inc_count(inode);
+}
+
+/*
+ * ext2hole_take_back_name - remove the name @new, added for @inode by a
+ * rename that then failed
+ *
+ * Return: 0 or an error.
+ */
+static int ext2hole_take_back_name(struct dentry *new, struct inode *inode)
+{
+	struct inode *dir = d_inode(new->d_parent);
+	struct ext2hole_dir_entry *de;
+	struct page *page;
+	int err = -EFSCORRUPTED;
+
+	de = ext2hole_find_entry(dir, &new->d_name, &page);
+	if (IS_ERR(de))
+		return PTR_ERR(de);
+	if (le32_to_cpu(de->inode) == inode->i_ino)
+		err = ext2hole_delete_entry(de, page);
+	ext2hole_put_dir_page(page);
+	return err;
 }
 
 /*
@@ -323,8 +379,6 @@ ext2hole_refind_entry(struct inode *dir, struct dentry *old,
 {
 	struct inode *inode = d_inode(old);
 	struct ext2hole_dir_entry *de;
-	struct page *npage;
-	int err;
 
 	de = ext2hole_find_entry(dir, &old->d_name, page);
 	if (!IS_ERR(de)) {
@@ -339,19 +393,54 @@ ext2hole_refind_entry(struct inode *dir, struct dentry *old,
 	}
 	*page = NULL;
 	/* undo the add: the rename fails as a whole */
-	err = PTR_ERR(de);
-	de = ext2hole_find_entry(dir, &new->d_name, &npage);
-	if (IS_ERR(de) || le32_to_cpu(de->inode) != inode->i_ino ||
-	    ext2hole_delete_entry(de, npage)) {
-		ext2hole_error(dir->i_sb,
-			       "directory #%lu: rename of inode %lu left both '%pd' and '%pd'",
-			       dir->i_ino, inode->i_ino, old, new);
-		if (!IS_ERR(de))
-			ext2hole_put_dir_page(npage);
-		return ERR_PTR(err);
+	if (ext2hole_take_back_name(new, inode))
+		ext2hole_rename_kept_both(inode, old, new);
+	return de;
+}
+
+/*
+ * One entry of a directory to point at another inode, and back.
+ */
+struct ext2hole_relink {
+	struct inode *dir;
+	struct ext2hole_dir_entry *de;	/* NULL: nothing to do */
+	struct page *page;
+	struct inode *from, *to;
+	bool update_times;
+};
+
+/*
+ * ext2hole_relink_all - retarget @n entries in order, all or none
+ *
+ * When one fails (its block could not be prepared: nothing of it was
+ * changed), those already retargeted are pointed back, in reverse order.
+ *
+ * Return: 0 or the first error.
+ */
+static int ext2hole_relink_all(struct ext2hole_relink *r, int n)
+{
+	int i, err = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!r[i].de)
+			continue;
+		err = ext2hole_set_link(r[i].dir, r[i].de, r[i].page, r[i].to,
+					r[i].update_times);
+		if (err)
+			break;
 	}
-	ext2hole_put_dir_page(npage);
-	return ERR_PTR(err);
+	if (!err)
+		return 0;
+	while (--i >= 0) {
+		if (r[i].de &&
+		    ext2hole_set_link(r[i].dir, r[i].de, r[i].page, r[i].from,
+				      r[i].update_times))
+			ext2hole_error(r[i].dir->i_sb,
+				       "directory #%lu: an exchange failed half-way: an entry still names inode %lu, not %lu",
+				       r[i].dir->i_ino, r[i].to->i_ino,
+				       r[i].from->i_ino);
+	}
+	return err;
 }
 
 /*
@@ -406,22 +495,15 @@ static int ext2hole_exchange(struct inode *old_dir, struct dentry *old_dentry,
 		}
 	}
 
-	err = ext2hole_set_link(old_dir, old_de, old_page, new_inode, true);
-	if (err)
-		goto out_new;
-	err = ext2hole_set_link(new_dir, new_de, new_page, old_inode, true);
-	if (err)
-		goto out_new;
+	{
+		struct ext2hole_relink r[] = {
+			{ old_dir, old_de, old_page, old_inode, new_inode, true },
+			{ new_dir, new_de, new_page, new_inode, old_inode, true },
+			{ old_inode, old_dotdot, old_dpage, old_dir, new_dir },
+			{ new_inode, new_dotdot, new_dpage, new_dir, old_dir },
+		};
 
-	if (old_dotdot) {
-		err = ext2hole_set_link(old_inode, old_dotdot, old_dpage,
-					new_dir, false);
-		if (err)
-			goto out_new;
-	}
-	if (new_dotdot) {
-		err = ext2hole_set_link(new_inode, new_dotdot, new_dpage,
-					old_dir, false);
+		err = ext2hole_relink_all(r, ARRAY_SIZE(r));
 		if (err)
 			goto out_new;
 	}
@@ -437,6 +519,13 @@ static int ext2hole_exchange(struct inode *old_dir, struct dentry *old_dentry,
 	inode_set_ctime_to_ts(new_inode, inode_set_ctime_current(old_inode));
 	mark_inode_dirty(old_inode);
 	mark_inode_dirty(new_inode);
+	ext2hole_dir_sync(old_dir);
+	if (new_dir != old_dir)
+		ext2hole_dir_sync(new_dir);
+	if (old_dotdot)
+		ext2hole_dir_sync(old_inode);
+	if (new_dotdot)
+		ext2hole_dir_sync(new_inode);
 
 out_new:
 	if (new_dpage)
@@ -490,8 +579,8 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 	struct inode *old_inode = d_inode(old_dentry);
 	struct inode *new_inode = d_inode(new_dentry);
 	bool is_dir = S_ISDIR(old_inode->i_mode);
-	struct ext2hole_dir_entry *old_de, *dir_de = NULL;
-	struct page *old_page = NULL, *dir_page = NULL;
+	struct ext2hole_dir_entry *old_de, *new_de = NULL, *dir_de = NULL;
+	struct page *old_page = NULL, *new_page = NULL, *dir_page = NULL;
 	struct inode *whiteout = NULL;
 	int err;
 
@@ -540,25 +629,19 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 		}
 	}
 
+	/* 1. the new name names the inode */
 	if (new_inode) {
-		struct ext2hole_dir_entry *new_de;
-		struct page *new_page;
-
 		new_de = ext2hole_find_entry(new_dir, &new_dentry->d_name,
 					     &new_page);
 		if (IS_ERR(new_de)) {
 			err = PTR_ERR(new_de);
+			new_page = NULL;
 			goto out_dir;
 		}
 		err = ext2hole_set_link(new_dir, new_de, new_page, old_inode,
 					true);
-		ext2hole_put_dir_page(new_page);
 		if (err)
 			goto out_dir;
-		inode_set_ctime_current(new_inode);
-		if (is_dir)
-			ext2hole_drop_nlink(new_inode);	/* its '.' */
-		ext2hole_dec_count(new_inode);
 	} else {
 		/*
 		 * Adding a name to an indexed directory can move the entries
@@ -589,27 +672,68 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 		}
 	}
 
-	/* Like stock ext2: a rename changes the moved inode's ctime. */
-	inode_set_ctime_current(old_inode);
-	mark_inode_dirty(old_inode);
-
-	/* the old name goes, or names the whiteout from now on */
+	/*
+	 * 2. a moved directory's '..', then 3. the old name goes, or names
+	 * the whiteout.  A step fails only before changing anything (its
+	 * block could not be prepared, or is damaged), and then the steps
+	 * before it are taken back: the rename fails as a whole.
+	 */
+	if (dir_de) {
+		err = ext2hole_set_link(old_inode, dir_de, dir_page, new_dir,
+					false);
+		if (err)
+			goto undo_new;
+	}
 	if (whiteout)
 		err = ext2hole_set_link(old_dir, old_de, old_page, whiteout,
 					true);
 	else
 		err = ext2hole_delete_entry(old_de, old_page);
-	if (err)
-		goto out_dir;
+	if (err) {
+		if (dir_de && ext2hole_set_link(old_inode, dir_de, dir_page,
+						old_dir, false))
+			ext2hole_error(old_dir->i_sb,
+				       "directory #%lu: a failed rename left its '..' naming #%lu",
+				       old_inode->i_ino, new_dir->i_ino);
+		goto undo_new;
+	}
 
-	if (is_dir) {
-		if (dir_de)
-			err = ext2hole_set_link(old_inode, dir_de, dir_page,
-						new_dir, false);
+	/* done: the link counts and times follow */
+	if (new_inode) {
+		inode_set_ctime_current(new_inode);
+		if (is_dir)
+			ext2hole_drop_nlink(new_inode);	/* its '.' */
+		ext2hole_dec_count(new_inode);
+	}
+	if (is_dir)
 		ext2hole_dec_count(old_dir);
+	/* Like stock ext2: a rename changes the moved inode's ctime. */
+	inode_set_ctime_current(old_inode);
+	mark_inode_dirty(old_inode);
+	ext2hole_dir_sync(new_dir);
+	if (old_dir != new_dir)
+		ext2hole_dir_sync(old_dir);
+	if (dir_de)
+		ext2hole_dir_sync(old_inode);
+	goto out_dir;
+
+undo_new:
+	if (new_inode) {
+		if (ext2hole_set_link(new_dir, new_de, new_page, new_inode,
+				      true))
+			ext2hole_rename_kept_both(old_inode, old_dentry,
+						  new_dentry);
+	} else {
+		if (ext2hole_take_back_name(new_dentry, old_inode))
+			ext2hole_rename_kept_both(old_inode, old_dentry,
+						  new_dentry);
+		if (is_dir)
+			ext2hole_dec_count(new_dir);
 	}
 
 out_dir:
+	if (new_page)
+		ext2hole_put_dir_page(new_page);
 	if (dir_page)
 		ext2hole_put_dir_page(dir_page);
 out_old:
