@@ -31,6 +31,11 @@
  *              create 24 more (a leaf splits); each create that
  *              returned success must exist, each that failed must not,
  *              and the 40 must all still be there
+ *   rename     DIR/d as for create, DIR/s holds 24 files; move each to a
+ *              new name in DIR/d (a leaf splits); each rename that
+ *              returned success must have the file (same inode, one
+ *              link) under the new name only, each that failed under the
+ *              old name only; the 40 must all still be there
  *   punch      DIR/p: 64 KiB of a pattern; punch 5000..25000; success:
  *              zeros there; failure: each byte the pattern or zero;
  *              outside: the pattern always
@@ -160,6 +165,7 @@ static unsigned char acl_val[] = {
 	0x20, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
 };
 static int created[NAMES_ADD];
+static ino_t src_ino[NAMES_ADD];
 static char why[256];
 
 static void dname(char *b, int i)
@@ -170,6 +176,12 @@ static void dname(char *b, int i)
 	memset(n + 5, 'q', NAMELEN - 5);
 	n[NAMELEN] = 0;
 	snprintf(b, 4096, "%s/d/%s", top, n);
+}
+
+/* rename's sources: DIR/s/fNN */
+static void sname(char *b, int i)
+{
+	snprintf(b, 4096, "%s/s/f%02d", top, i);
 }
 
 static void setup(void)
@@ -187,7 +199,7 @@ static void setup(void)
 		write_file(p, "x", 1);
 		if (setxattr(p, "user.big", val_a, sizeof(val_a), 0))
 			die("setxattr A");
-	} else if (!strcmp(op, "create")) {
+	} else if (!strcmp(op, "create") || !strcmp(op, "rename")) {
 		path(p, "d");
 		for (i = 0; i < NAMES0 + NAMES_ADD; i++) {
 			dname(p, i);
@@ -203,6 +215,19 @@ static void setup(void)
 			if (fd < 0)
 				die("create %s", p);
 			close(fd);
+		}
+		if (!strcmp(op, "rename")) {
+			struct stat st;
+
+			path(p, "s");
+			mkdir(p, 0755);
+			for (i = 0; i < NAMES_ADD; i++) {
+				sname(p, i);
+				write_file(p, p, strlen(p));
+				if (stat(p, &st))
+					die("stat %s", p);
+				src_ino[i] = st.st_ino;
+			}
 		}
 	} else if (!strcmp(op, "punch")) {
 		path(p, "p");
@@ -245,6 +270,18 @@ static int run(void)
 				close(fd);
 			else if (!e)
 				e = errno;
+		}
+		return e;
+	}
+	if (!strcmp(op, "rename")) {
+		char q[4096];
+
+		for (i = 0; i < NAMES_ADD; i++) {
+			sname(q, i);
+			dname(p, NAMES0 + i);
+			created[i] = rename(q, p) ? -errno : 1;
+			if (created[i] < 0 && !e)
+				e = -created[i];
 		}
 		return e;
 	}
@@ -324,6 +361,44 @@ static int check(int e)
 		}
 		return 0;
 	}
+	if (!strcmp(op, "rename")) {
+		for (i = 0; i < NAMES0 + NAMES_ADD; i++) {
+			int moved = i >= NAMES0 && created[i - NAMES0] > 0;
+			int hn, ho;
+			char q[4096];
+
+			dname(p, i);
+			hn = stat(p, &st) == 0;
+			if (i < NAMES0) {
+				if (!hn) {
+					snprintf(why, sizeof(why), "name %d, there before the step, is missing", i);
+					return 1;
+				}
+				continue;
+			}
+			if (hn && (st.st_ino != src_ino[i - NAMES0] || st.st_nlink != 1)) {
+				snprintf(why, sizeof(why), "new name %d: inode %lu with %lu links, not %lu with 1",
+					 i, (unsigned long)st.st_ino, (unsigned long)st.st_nlink,
+					 (unsigned long)src_ino[i - NAMES0]);
+				return 1;
+			}
+			sname(q, i - NAMES0);
+			ho = stat(q, &st) == 0;
+			if (ho && (st.st_ino != src_ino[i - NAMES0] || st.st_nlink != 1)) {
+				snprintf(why, sizeof(why), "old name %d: inode %lu with %lu links, not %lu with 1",
+					 i - NAMES0, (unsigned long)st.st_ino,
+					 (unsigned long)st.st_nlink, (unsigned long)src_ino[i - NAMES0]);
+				return 1;
+			}
+			if (hn != moved || ho == moved) {
+				snprintf(why, sizeof(why), "rename %d %s, but the new name %s and the old %s",
+					 i - NAMES0, moved ? "succeeded" : "failed",
+					 hn ? "exists" : "is missing", ho ? "exists" : "is missing");
+				return 1;
+			}
+		}
+		return 0;
+	}
 	if (!strcmp(op, "punch")) {
 		path(p, "p");
 		r = read_file(p, got, PUNCH_SIZE);
@@ -380,8 +455,8 @@ static int check(int e)
 
 int main(int argc, char **argv)
 {
-	static const char * const ops[] = { "setxattr", "replace", "acl", "create", "punch",
-				     "write", "truncate", "mount" };
+	static const char * const ops[] = { "setxattr", "replace", "acl", "create", "rename",
+				     "punch", "write", "truncate", "mount" };
 	long n, max = 2000, stride = 1, steps = 0, failed = 0, wrong = 0, injected = 0;
 	long ecount[256] = { 0 };
 	struct statvfs vs;
@@ -438,7 +513,7 @@ int main(int argc, char **argv)
 			e = ENOMEM;
 		} else {
 			e = 0;
-			if (!strcmp(op, "create"))
+			if (!strcmp(op, "create") || !strcmp(op, "rename"))
 				for (i = 0; i < NAMES_ADD; i++)
 					created[i] = 1;
 		}
