@@ -7,7 +7,8 @@
 # to LOG.  Exit status: QEMU's, or 124 when the timeout killed the guest.
 # Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP,
 # EXT2HOLE_APPEND (extra kernel command-line words for every boot),
-# EXT2HOLE_ACCEL (kvm or tcg; by default a probe looks for a working KVM).
+# EXT2HOLE_ACCEL (kvm or tcg; by default a probe looks for a working KVM),
+# EXT2HOLE_TCG_CPU_FLAGS (appended to TCG's "max" CPU model, e.g. ",la57=off").
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +54,7 @@ if [ "$accel" = auto ]; then
 fi
 case $accel in
 kvm) cpu=host ;;
-tcg) cpu=max ;;
+tcg) cpu=max${EXT2HOLE_TCG_CPU_FLAGS:-} ;;
 *) echo "run-guest.sh: EXT2HOLE_ACCEL must be kvm or tcg" >&2; exit 2 ;;
 esac
 
