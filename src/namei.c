@@ -399,6 +399,23 @@ ext2hole_refind_entry(struct inode *dir, struct dentry *old,
 }
 
 /*
+ * The DIRSYNC writes at the end of a rename or an exchange: the directory
+ * that gained a name first, then the one that lost it, then the moved
+ * directories whose '..' changed (@moved1, @moved2, or NULL).
+ */
+static void ext2hole_rename_sync(struct inode *old_dir, struct inode *new_dir,
+				 struct inode *moved1, struct inode *moved2)
+{
+	ext2hole_dir_sync(new_dir);
+	if (old_dir != new_dir)
+		ext2hole_dir_sync(old_dir);
+	if (moved1)
+		ext2hole_dir_sync(moved1);
+	if (moved2)
+		ext2hole_dir_sync(moved2);
+}
+
+/*
  * One entry of a directory to point at another inode, and back.
  */
 struct ext2hole_relink {
@@ -519,13 +536,8 @@ static int ext2hole_exchange(struct inode *old_dir, struct dentry *old_dentry,
 	inode_set_ctime_to_ts(new_inode, inode_set_ctime_current(old_inode));
 	mark_inode_dirty(old_inode);
 	mark_inode_dirty(new_inode);
-	ext2hole_dir_sync(old_dir);
-	if (new_dir != old_dir)
-		ext2hole_dir_sync(new_dir);
-	if (old_dotdot)
-		ext2hole_dir_sync(old_inode);
-	if (new_dotdot)
-		ext2hole_dir_sync(new_inode);
+	ext2hole_rename_sync(old_dir, new_dir, old_dotdot ? old_inode : NULL,
+			     new_dotdot ? new_inode : NULL);
 
 out_new:
 	if (new_dpage)
@@ -710,11 +722,7 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 	/* Like stock ext2: a rename changes the moved inode's ctime. */
 	inode_set_ctime_current(old_inode);
 	mark_inode_dirty(old_inode);
-	ext2hole_dir_sync(new_dir);
-	if (old_dir != new_dir)
-		ext2hole_dir_sync(old_dir);
-	if (dir_de)
-		ext2hole_dir_sync(old_inode);
+	ext2hole_rename_sync(old_dir, new_dir, dir_de ? old_inode : NULL, NULL);
 	goto out_dir;
 
 undo_new:
