@@ -30,6 +30,7 @@ struct hole_stats {
 	atomic64_t pages_wrprotected;	/* pages hole_finish() write-protected */
 	atomic64_t mkwrite_alloc;	/* page_mkwrite calls, alloc policy */
 	atomic64_t mkwrite_noalloc;	/* page_mkwrite calls, noalloc policy */
+	atomic64_t mkwrite_run_blocks;	/* blocks alloc's page_mkwrite mapped in runs */
 	atomic64_t mkwrite_enospc;	/* page_mkwrite failures by errno */
 	atomic64_t mkwrite_edquot;
 	atomic64_t mkwrite_eio;

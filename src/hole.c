@@ -335,6 +335,62 @@ static void hole_mkwrite_end(struct vm_fault *vmf)
 	sb_end_pagefault(inode->i_sb);
 }
 
+/*
+ * Allocate the first run of holes among @page's blocks below @end with one
+ * call of @get_block, instead of one call (one lock, one bitmap search,
+ * one quota charge) per block.  The buffer passed stands for the page's
+ * buffers from the first hole on: b_page set, b_size the run's bytes
+ * (ext2hole_get_block() fills up to that many holes of one pointer array
+ * from one allocation).  What it maps is set on those buffers, uptodate
+ * and dirty as __block_write_begin() leaves the new buffers of an
+ * uptodate page, so that they are written whatever happens next; any
+ * hole left, and any error, is __block_write_begin()'s, which maps and
+ * reports block by block.  A delayed buffer ends the run: its block is
+ * writeback's to allocate.
+ */
+static void hole_alloc_run(struct inode *inode, struct page *page,
+			   unsigned int end, get_block_t *get_block)
+{
+	unsigned int bits = inode->i_blkbits, off, start = 0, n = 0;
+	struct buffer_head *head, *bh, *first = NULL;
+	struct buffer_head run;
+	unsigned long got, i;
+
+	if (!PageUptodate(page))
+		return;
+	if (!page_has_buffers(page))
+		ext2hole_create_empty_buffers(page_folio(page),
+					      i_blocksize(inode), 0);
+	head = page_buffers(page);
+	for (bh = head, off = 0; off < end; off += bh->b_size,
+	     bh = bh->b_this_page) {
+		bool hole = !buffer_mapped(bh) && !buffer_delay(bh);
+
+		if (first && !hole)
+			break;
+		if (!first && hole) {
+			first = bh;
+			start = off;
+		}
+		n += !!first;
+	}
+	if (n < 2)
+		return;
+	memset(&run, 0, sizeof(run));
+	run.b_page = page;
+	run.b_size = n << bits;
+	if (get_block(inode, ((sector_t)page->index << (PAGE_SHIFT - bits)) +
+		      (start >> bits), &run, 1) || !buffer_mapped(&run))
+		return;
+	got = min_t(unsigned long, run.b_size >> bits, n);
+	atomic64_add(got, &hole_ops.stats(inode->i_sb)->mkwrite_run_blocks);
+	for (bh = first, i = 0; i < got; i++, bh = bh->b_this_page) {
+		map_bh(bh, inode->i_sb, run.b_blocknr + i);
+		set_buffer_uptodate(bh);
+		mark_buffer_dirty(bh);
+	}
+}
+
 /**
  * hole_alloc_page_mkwrite - page_mkwrite that allocates (mkwrite=alloc)
  * @vmf: the fault
@@ -366,6 +422,7 @@ vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	}
 
 	end = min_t(loff_t, size - page_offset(page), PAGE_SIZE);
+	hole_alloc_run(inode, page, end, get_block);
 	err = __block_write_begin(ext2hole_page_wb(page), 0, end,
 				  get_block);
 	if (!err)

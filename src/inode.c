@@ -644,7 +644,9 @@ static unsigned long ext2hole_map_run_len(struct super_block *sb,
  *
  * Writers: every change of a pointer in i_data or in an indirect block
  * reachable from it is made under i_map_mutex, by ext2hole_set_ptr(): one
- * WRITE_ONCE() store inside a write section of i_map_seq.  A new branch
+ * WRITE_ONCE() store inside a write section of i_map_seq (or, for a run
+ * of new data blocks, ext2hole_set_ptrs(): consecutive pointers of one
+ * array in one write section).  A new branch
  * is built completely (indirect blocks zeroed, filled, uptodate) before
  * the one store that links it in, and a block is freed only after the
  * pointer to it was cleared.
@@ -670,6 +672,18 @@ static void ext2hole_set_ptr(struct inode *inode, __le32 *p, u32 nr)
 
 	write_seqcount_begin(&ei->i_map_seq);
 	WRITE_ONCE(*p, cpu_to_le32(nr));
+	write_seqcount_end(&ei->i_map_seq);
+}
+
+static void ext2hole_set_ptrs(struct inode *inode, __le32 *p,
+			      const unsigned long *nr, int count)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	int i;
+
+	write_seqcount_begin(&ei->i_map_seq);
+	for (i = 0; i < count; i++)
+		WRITE_ONCE(p[i], cpu_to_le32(nr[i]));
 	write_seqcount_end(&ei->i_map_seq);
 }
 
@@ -1159,17 +1173,24 @@ static void ext2hole_unalloc(struct inode *inode, const unsigned long *newb,
 		dquot_free_block(inode, charge);
 }
 
+/* At most this many data blocks are allocated by one get_block call. */
+#define EXT2HOLE_RUN_MAX	16
+
 /*
- * A branch being added to fill the hole where @br stopped: @n blocks,
- * newb[0] for the zero pointer and newb[@n - 1] the data block, of which
- * the first @nalloc are allocated here (a @given data block is not).
- * @charge of them were charged to the quota before any was allocated;
- * @rsv_data and @rsv_meta say which were reserved for delayed blocks;
- * @pending, that the data block is in i_pending.
+ * A branch being added to fill the hole where @br stopped: @n levels,
+ * newb[0] for the zero pointer, newb[0 .. @n - 2] the new indirect blocks
+ * and newb[@n - 1 ..] the @ndata data blocks, contiguous on disk, for
+ * consecutive pointers of one array (a run: ext2hole_hole_run()), of
+ * which the first @nalloc are allocated here (a @given data block is
+ * not).  @charge of them were charged to the quota before any was
+ * allocated; @rsv_data and @rsv_meta say which were reserved for delayed
+ * blocks (never for a run of more than one); @pending, that the data
+ * blocks are in i_pending.
  */
 struct ext2hole_new_branch {
-	unsigned long newb[4];
+	unsigned long newb[3 + EXT2HOLE_RUN_MAX];
 	int n;
+	int ndata;
 	int nalloc;
 	unsigned long charge;
 	int rsv_meta;
@@ -1180,16 +1201,20 @@ struct ext2hole_new_branch {
 
 /*
  * Allocate @nb->nalloc blocks, as near the goal as the bitmaps allow,
- * into @nb->newb.  On failure, those allocated go back to the bitmaps.
+ * into @nb->newb.  A run may come out shorter: once the indirect blocks
+ * and one data block are had, the data blocks are those of the last
+ * contiguous piece, and @nb->ndata and @nb->nalloc shrink to what was
+ * allocated.  On failure, those allocated go back to the bitmaps.
  */
 static int ext2hole_alloc_blocks(struct inode *inode, u64 iblock,
 				 const struct ext2hole_branch *br,
 				 struct ext2hole_new_branch *nb)
 {
 	unsigned long goal = ext2hole_find_goal(inode, iblock, br);
+	int need = nb->nalloc - nb->ndata + 1;
 	int got = 0, i, err = 0;
 
-	while (got < nb->nalloc) {
+	while (got < need) {
 		unsigned long cnt = nb->nalloc - got, b;
 
 		b = ext2hole_new_blocks_nocharge(inode, goal, &cnt, &err);
@@ -1202,6 +1227,9 @@ static int ext2hole_alloc_blocks(struct inode *inode, u64 iblock,
 		got += cnt;
 		goal = b + cnt;
 	}
+	/* a given data block: need == nalloc, nothing shrinks */
+	nb->ndata -= nb->nalloc - got;
+	nb->nalloc = got;
 	return 0;
 }
 
@@ -1232,14 +1260,38 @@ static int ext2hole_fill_branch(struct inode *inode,
 		}
 		lock_buffer(ibh);
 		memset(ibh->b_data, 0, ibh->b_size);
-		((__le32 *)ibh->b_data)[br->offsets[br->level + i]] =
-			cpu_to_le32(nb->newb[i]);
+		/* the last one points at the data blocks: the run's array */
+		for (j = 0; j < (i == nb->n - 1 ? nb->ndata : 1); j++)
+			((__le32 *)ibh->b_data)[br->offsets[br->level + i] + j] =
+				cpu_to_le32(nb->newb[i + j]);
 		set_buffer_uptodate(ibh);
 		unlock_buffer(ibh);
 		ext2hole_dirty_meta_inode(ibh, inode);
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
 			sync_dirty_buffer(ibh);
 		brelse(ibh);
+	}
+	return 0;
+}
+
+/*
+ * Record the @nb->ndata data blocks of @nb, logical blocks from @iblock,
+ * as pending; on failure none stays recorded.
+ */
+static int ext2hole_pending_run(struct inode *inode, u64 iblock,
+				const struct ext2hole_new_branch *nb)
+{
+	int i, err;
+
+	for (i = 0; i < nb->ndata; i++) {
+		err = ext2hole_pending_add(inode, iblock + i,
+					   nb->newb[nb->n - 1 + i]);
+		if (err) {
+			while (i--)
+				xa_erase_irq(&EXT2HOLE_I(inode)->i_pending,
+					     iblock + i);
+			return err;
+		}
 	}
 	return 0;
 }
@@ -1251,12 +1303,16 @@ static int ext2hole_fill_branch(struct inode *inode,
  * @br: the chain to the hole, current under the mutex
  * @bh_result: the caller's buffer (for a given block: its b_blocknr)
  * @create: as for ext2hole_get_block()
+ * @run: data blocks wanted, for consecutive zero pointers of one array
+ *	from @iblock's (ext2hole_hole_run(); 1 for a given block)
  * @nb: out: the new branch
  *
- * The missing indirect blocks and the data block are charged to the
+ * The missing indirect blocks and the data blocks are charged to the
  * quota before any bitmap changes, except those reserved for delayed
  * blocks (the data block when it is one, the indirect blocks when one
  * lies under them) and a given data block, which the caller charged.
+ * A run that does not fit the quota falls back to one data block; one
+ * that the bitmaps give shorter gives the rest of its charge back.
  * A data block for the page cache holds its data only there until
  * writeback: it is made pending before the store that maps it, so that a
  * lookup that sees the pointer sees the entry too (the store's write
@@ -1268,48 +1324,69 @@ static int ext2hole_fill_branch(struct inode *inode,
 static int ext2hole_alloc_branch(struct inode *inode, u64 iblock,
 				 const struct ext2hole_branch *br,
 				 struct buffer_head *bh_result, int create,
+				 unsigned long run,
 				 struct ext2hole_new_branch *nb)
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	unsigned long wanted;
 	int err;
 
 	nb->given = create == EXT2HOLE_GET_BLOCK_ZEROED;
 	nb->n = br->depth - br->level;
+	nb->ndata = nb->given ? 1 : run;
 	nb->rsv_data = false;
 	nb->rsv_meta = 0;
 	if (!xa_empty(&ei->i_delayed)) {
+		/* reservations are accounted for one data block only */
+		nb->ndata = 1;
 		nb->rsv_data = xa_load(&ei->i_delayed, iblock);
 		nb->rsv_meta = ext2hole_meta_reserved(inode, iblock, br->depth,
 						      br->level);
 	}
-	/*
-	 * A given data block is charged already: a reservation made for it
-	 * by a delayed buffer is given back instead of claimed.
-	 */
-	nb->nalloc = nb->n - nb->given;
-	nb->charge = nb->nalloc - nb->rsv_meta - (nb->given ? 0 : nb->rsv_data);
-	if (nb->charge) {
+	for (;;) {
+		/*
+		 * A given data block is charged already: a reservation made
+		 * for it by a delayed buffer is given back instead of claimed.
+		 */
+		nb->nalloc = nb->n - 1 + nb->ndata - nb->given;
+		nb->charge = nb->nalloc - nb->rsv_meta -
+			     (nb->given ? 0 : nb->rsv_data);
+		if (!nb->charge)
+			break;
 		err = dquot_alloc_block(inode, nb->charge);
-		if (err)
+		if (!err)
+			break;
+		if (nb->ndata == 1)
 			return err;
+		nb->ndata = 1;
 	}
+	wanted = nb->nalloc;
 	err = ext2hole_alloc_blocks(inode, iblock, br, nb);
 	if (err)
 		goto undo_charge;
+	if (wanted > nb->nalloc) {
+		/* a short run, of several: its charge was all of nalloc */
+		dquot_free_block(inode, wanted - nb->nalloc);
+		nb->charge -= wanted - nb->nalloc;
+	}
 	if (nb->given)
 		nb->newb[nb->n - 1] = bh_result->b_blocknr;
 
 	nb->pending = create == 1 && bh_result->b_page &&
 		      S_ISREG(inode->i_mode);
 	if (nb->pending) {
-		err = ext2hole_pending_add(inode, iblock, nb->newb[nb->n - 1]);
+		err = ext2hole_pending_run(inode, iblock, nb);
 		if (err)
 			goto undo_alloc;
 	}
 	err = ext2hole_fill_branch(inode, br, nb);
 	if (err) {
-		if (nb->pending)
-			xa_erase_irq(&ei->i_pending, iblock);
+		if (nb->pending) {
+			int i;
+
+			for (i = 0; i < nb->ndata; i++)
+				xa_erase_irq(&ei->i_pending, iblock + i);
+		}
 		goto undo_alloc;
 	}
 	return 0;
@@ -1324,8 +1401,8 @@ undo_charge:
 
 /*
  * Link the branch @nb, built by ext2hole_alloc_branch(), into the hole
- * where @br stopped: the one store a lock-free walk can see
- * (ext2hole_set_ptr()).  What was reserved for the branch is claimed, so
+ * where @br stopped: the one write section a lock-free walk can see
+ * (ext2hole_set_ptrs()).  What was reserved for the branch is claimed, so
  * that with the charge made before, i_blocks and the quota count its @n
  * blocks.  Under i_map_mutex.
  */
@@ -1335,9 +1412,10 @@ static void ext2hole_splice_branch(struct inode *inode, u64 iblock,
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	const struct ext2hole_indirect *hole = &br->chain[br->level];
-	unsigned long data = nb->newb[nb->n - 1];
 
-	ext2hole_set_ptr(inode, hole->p, nb->newb[0]);
+	/* a run in an existing array: all its pointers; else the branch's */
+	ext2hole_set_ptrs(inode, hole->p, nb->newb,
+			  nb->n == 1 ? nb->ndata : 1);
 	if (hole->bh) {
 		ext2hole_dirty_meta_inode(hole->bh, inode);
 		if (IS_SYNC(inode) || (S_ISDIR(inode->i_mode) && IS_DIRSYNC(inode)))
@@ -1356,9 +1434,35 @@ static void ext2hole_splice_branch(struct inode *inode, u64 iblock,
 		ei->i_reserved_meta -= nb->rsv_meta;
 	}
 	inode_set_ctime_current(inode);
-	ei->i_last_alloc = data;
-	ei->i_last_logical = iblock;
+	ei->i_last_alloc = nb->newb[nb->n - 2 + nb->ndata];
+	ei->i_last_logical = iblock + nb->ndata - 1;
 	mark_inode_dirty(inode);
+}
+
+/*
+ * How many data blocks one allocation fills from the hole @br ends in
+ * (current under i_map_mutex): up to @max and EXT2HOLE_RUN_MAX, inside
+ * the pointer array that holds the first one's pointer, while those
+ * pointers are zero (all are, in an indirect block still to be made).
+ * One while delayed blocks hold reservations: ext2hole_alloc_branch()
+ * accounts them for a single data block.
+ */
+static unsigned long ext2hole_hole_run(struct inode *inode,
+				       const struct ext2hole_branch *br,
+				       unsigned long max)
+{
+	const __le32 *p = br->chain[br->level].p;
+	unsigned long n;
+
+	max = min3(max, (unsigned long)EXT2HOLE_RUN_MAX,
+		   ext2hole_array_left(inode->i_sb, br->offsets, br->depth));
+	if (max <= 1 || !xa_empty(&EXT2HOLE_I(inode)->i_delayed))
+		return 1;
+	if (br->level < br->depth - 1)
+		return max;
+	for (n = 1; n < max && !p[n]; n++)
+		;
+	return n;
 }
 
 /**
@@ -1380,8 +1484,12 @@ static void ext2hole_splice_branch(struct inode *inode, u64 iblock,
  * again under the mutex, which reports damage.  An existing block is
  * mapped with the run of blocks after it that are contiguous on disk in
  * the same pointer array, up to b_size (O_DIRECT, readahead); a hole is
- * never part of a run, and a new block is mapped alone.  A new data block
- * gets set_buffer_new(): the caller zeroes what it does not write.  New
+ * never part of a run.  A new block is mapped alone, except for the page
+ * cache: a caller that passes a buffer of a page (b_page set) whose
+ * b_size covers several blocks (page_mkwrite's, hole_alloc_run()) gets
+ * up to that many consecutive holes of one pointer array filled by one
+ * allocation, contiguous on disk, and mapped as one run.  A new data
+ * block gets set_buffer_new(): the caller zeroes what it does not write.  New
  * indirect blocks are zeroed here.  Charging, reservations of delayed
  * blocks and i_pending: ext2hole_alloc_branch().  A buffer that gets a
  * block loses BH_Delay here, whoever asked (write_begin, page_mkwrite,
@@ -1429,15 +1537,19 @@ int ext2hole_get_block(struct inode *inode, sector_t iblock,
 		ext2hole_map_buffer(inode, bh_result, br.chain[br.level].nr,
 				    br.count);
 	} else if (create) {
+		unsigned long run = 1;
+
+		if (create == 1 && bh_result->b_page && S_ISREG(inode->i_mode))
+			run = ext2hole_hole_run(inode, &br, max);
 		err = ext2hole_alloc_branch(inode, iblock, &br, bh_result,
-					    create, &nb);
+					    create, run, &nb);
 		if (!err) {
 			ext2hole_splice_branch(inode, iblock, &br, &nb);
 			ext2hole_map_buffer(inode, bh_result,
-					    nb.newb[nb.n - 1], 1);
+					    nb.newb[nb.n - 1], nb.ndata);
 			set_buffer_new(bh_result);
 			clean_bdev_aliases(inode->i_sb->s_bdev,
-					   nb.newb[nb.n - 1], 1);
+					   nb.newb[nb.n - 1], nb.ndata);
 		}
 	}
 	mutex_unlock(&ei->i_map_mutex);

@@ -47,6 +47,7 @@ EXT2HOLE_STAT_ATTR(holes_prepared);
 EXT2HOLE_STAT_ATTR(pages_wrprotected);
 EXT2HOLE_STAT_ATTR(mkwrite_alloc);
 EXT2HOLE_STAT_ATTR(mkwrite_noalloc);
+EXT2HOLE_STAT_ATTR(mkwrite_run_blocks);
 EXT2HOLE_STAT_ATTR(mkwrite_enospc);
 EXT2HOLE_STAT_ATTR(mkwrite_edquot);
 EXT2HOLE_STAT_ATTR(mkwrite_eio);
@@ -79,6 +80,7 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_pages_wrprotected.attr,
 	&ext2hole_attr_mkwrite_alloc.attr,
 	&ext2hole_attr_mkwrite_noalloc.attr,
+	&ext2hole_attr_mkwrite_run_blocks.attr,
 	&ext2hole_attr_mkwrite_enospc.attr,
 	&ext2hole_attr_mkwrite_edquot.attr,
 	&ext2hole_attr_mkwrite_eio.attr,
