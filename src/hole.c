@@ -770,8 +770,64 @@ added:
 }
 
 /*
+ * Allocate the delayed dirty buffer @bh (logical @block, at file offset
+ * @off) and the delayed dirty buffers after it inside @i_size, up to the
+ * page's end, with one get_block call when there are several (a buffer
+ * standing for them, as in hole_alloc_run()); get_block may map fewer,
+ * down to @bh alone, and the rest stay delayed for the caller's next
+ * steps.  Returns how many buffers were mapped (at least 1), or the
+ * error for @bh.
+ */
+static int hole_wb_map_delayed(struct inode *inode, struct buffer_head *bh,
+			       sector_t block, loff_t off, loff_t i_size,
+			       get_block_t *get_block)
+{
+	struct buffer_head *head = page_buffers(bh->b_page), *b = bh;
+	unsigned int bits = inode->i_blkbits;
+	struct buffer_head run;
+	int n = 0, i, ret;
+
+	do {
+		if (!buffer_dirty(b) || buffer_mapped(b) || !buffer_delay(b) ||
+		    off + ((loff_t)n << bits) >= i_size)
+			break;
+		n++;
+		b = b->b_this_page;
+	} while (b != head);
+
+	if (n < 2) {
+		ret = get_block(inode, block, bh, 1);
+		if (ret)
+			return ret;
+		n = 1;
+	} else {
+		memset(&run, 0, sizeof(run));
+		run.b_page = bh->b_page;
+		run.b_size = (size_t)n << bits;
+		ret = get_block(inode, block, &run, 1);
+		if (ret)
+			return ret;
+		n = min_t(unsigned long, n, run.b_size >> bits);
+		for (b = bh, i = 0; i < n; i++, b = b->b_this_page) {
+			map_bh(b, inode->i_sb, run.b_blocknr + i);
+			if (buffer_new(&run))
+				set_buffer_new(b);
+		}
+	}
+	for (b = bh, i = 0; i < n; i++, b = b->b_this_page) {
+		clear_buffer_delay(b);
+		if (buffer_new(b)) {
+			clear_buffer_new(b);
+			clean_bdev_bh_alias(b);
+		}
+	}
+	return n;
+}
+
+/*
  * Give every dirty buffer of @page inside @i_size a block: a delayed one
- * is allocated (counted in *@nr_delayed), another looked up.  A buffer
+ * is allocated (counted in *@nr_delayed), several at a time where they
+ * follow each other (hole_wb_map_delayed()), another looked up.  A buffer
  * beyond EOF (stored through a mapping, never written) is cleaned.  A page
  * without buffers (which page_mkwrite and write_begin never leave dirty)
  * gets them, delayed inside i_size with nothing reserved: get_block charges
@@ -817,17 +873,14 @@ static int hole_wb_map_buffers(struct page *page, struct hole_wb_ctx *ctx,
 			/* after a failure: keep it dirty for the next attempt */
 			*redirty = true;
 		} else if (buffer_delay(bh)) {
-			ret = ctx->get_block(inode, block, bh, 1);
-			if (ret) {
+			/* the buffers it maps after @bh are ready to write */
+			ret = hole_wb_map_delayed(inode, bh, block, off, i_size,
+						  ctx->get_block);
+			if (ret < 0) {
 				err = ret;
 				*redirty = true;
 			} else {
-				clear_buffer_delay(bh);
-				(*nr_delayed)++;
-				if (buffer_new(bh)) {
-					clear_buffer_new(bh);
-					clean_bdev_bh_alias(bh);
-				}
+				*nr_delayed += ret;
 			}
 		} else {
 			ret = hole_wb_lookup(inode, bh, block, ctx->get_block);
