@@ -336,25 +336,53 @@ static void hole_mkwrite_end(struct vm_fault *vmf)
 }
 
 /*
+ * Map the @n buffers of a page from @bh on (logical blocks from @block)
+ * with one get_block(create=1) call, through a buffer that stands for
+ * them: b_page set, b_size their bytes (ext2hole_get_block() fills up to
+ * that many holes of one pointer array from one allocation).  get_block
+ * may map fewer, down to the first; those it maps are set on the page's
+ * buffers, new when the run is.  Returns how many (at least 1), or
+ * get_block's error.
+ */
+static int hole_map_run(struct inode *inode, struct buffer_head *bh,
+			sector_t block, int n, get_block_t *get_block)
+{
+	struct buffer_head run, *b;
+	int got, i, err;
+
+	memset(&run, 0, sizeof(run));
+	run.b_page = bh->b_page;
+	run.b_size = (size_t)n << inode->i_blkbits;
+	err = get_block(inode, block, &run, 1);
+	if (err)
+		return err;
+	if (!buffer_mapped(&run))
+		return -EIO;	/* create=1 maps, or fails */
+	got = min_t(unsigned long, n, run.b_size >> inode->i_blkbits);
+	for (b = bh, i = 0; i < got; i++, b = b->b_this_page) {
+		map_bh(b, inode->i_sb, run.b_blocknr + i);
+		if (buffer_new(&run))
+			set_buffer_new(b);
+	}
+	return got;
+}
+
+/*
  * Allocate the first run of holes among @page's blocks below @end with one
- * call of @get_block, instead of one call (one lock, one bitmap search,
- * one quota charge) per block.  The buffer passed stands for the page's
- * buffers from the first hole on: b_page set, b_size the run's bytes
- * (ext2hole_get_block() fills up to that many holes of one pointer array
- * from one allocation).  What it maps is set on those buffers, uptodate
- * and dirty as __block_write_begin() leaves the new buffers of an
- * uptodate page, so that they are written whatever happens next; any
- * hole left, and any error, is __block_write_begin()'s, which maps and
- * reports block by block.  A delayed buffer ends the run: its block is
- * writeback's to allocate.
+ * get_block call (hole_map_run()), instead of one call (one lock, one
+ * bitmap search, one quota charge) per block.  The buffers it maps are
+ * made uptodate and dirty, as __block_write_begin() leaves the new
+ * buffers of an uptodate page, so that they are written whatever happens
+ * next; any hole left, and any error, is __block_write_begin()'s, which
+ * maps and reports block by block.  A delayed buffer ends the run: its
+ * block is writeback's to allocate.
  */
 static void hole_alloc_run(struct inode *inode, struct page *page,
 			   unsigned int end, get_block_t *get_block)
 {
-	unsigned int bits = inode->i_blkbits, off, start = 0, n = 0;
+	unsigned int bits = inode->i_blkbits, off, start = 0;
 	struct buffer_head *head, *bh, *first = NULL;
-	struct buffer_head run;
-	unsigned long got, i;
+	int n = 0, got, i;
 
 	if (!PageUptodate(page))
 		return;
@@ -376,16 +404,14 @@ static void hole_alloc_run(struct inode *inode, struct page *page,
 	}
 	if (n < 2)
 		return;
-	memset(&run, 0, sizeof(run));
-	run.b_page = page;
-	run.b_size = n << bits;
-	if (get_block(inode, ((sector_t)page->index << (PAGE_SHIFT - bits)) +
-		      (start >> bits), &run, 1) || !buffer_mapped(&run))
+	got = hole_map_run(inode, first,
+			   ((sector_t)page->index << (PAGE_SHIFT - bits)) +
+			   (start >> bits), n, get_block);
+	if (got <= 0)
 		return;
-	got = min_t(unsigned long, run.b_size >> bits, n);
 	atomic64_add(got, &hole_ops.stats(inode->i_sb)->mkwrite_run_blocks);
 	for (bh = first, i = 0; i < got; i++, bh = bh->b_this_page) {
-		map_bh(bh, inode->i_sb, run.b_blocknr + i);
+		clear_buffer_new(bh);
 		set_buffer_uptodate(bh);
 		mark_buffer_dirty(bh);
 	}
@@ -771,49 +797,27 @@ added:
 
 /*
  * Allocate the delayed dirty buffer @bh (logical @block, at file offset
- * @off) and the delayed dirty buffers after it inside @i_size, up to the
- * page's end, with one get_block call when there are several (a buffer
- * standing for them, as in hole_alloc_run()); get_block may map fewer,
- * down to @bh alone, and the rest stay delayed for the caller's next
- * steps.  Returns how many buffers were mapped (at least 1), or the
- * error for @bh.
+ * @off) together with the delayed dirty buffers after it inside @i_size,
+ * up to the page's end, in one get_block call (hole_map_run()); what it
+ * does not map stays delayed for the caller's next steps.  Returns how
+ * many buffers were mapped (at least 1), or the error for @bh.
  */
 static int hole_wb_map_delayed(struct inode *inode, struct buffer_head *bh,
 			       sector_t block, loff_t off, loff_t i_size,
 			       get_block_t *get_block)
 {
 	struct buffer_head *head = page_buffers(bh->b_page), *b = bh;
-	unsigned int bits = inode->i_blkbits;
-	struct buffer_head run;
-	int n = 0, i, ret;
+	int n = 0, i;
 
 	do {
 		if (!buffer_dirty(b) || buffer_mapped(b) || !buffer_delay(b) ||
-		    off + ((loff_t)n << bits) >= i_size)
+		    off + ((loff_t)n << inode->i_blkbits) >= i_size)
 			break;
 		n++;
 		b = b->b_this_page;
 	} while (b != head);
 
-	if (n < 2) {
-		ret = get_block(inode, block, bh, 1);
-		if (ret)
-			return ret;
-		n = 1;
-	} else {
-		memset(&run, 0, sizeof(run));
-		run.b_page = bh->b_page;
-		run.b_size = (size_t)n << bits;
-		ret = get_block(inode, block, &run, 1);
-		if (ret)
-			return ret;
-		n = min_t(unsigned long, n, run.b_size >> bits);
-		for (b = bh, i = 0; i < n; i++, b = b->b_this_page) {
-			map_bh(b, inode->i_sb, run.b_blocknr + i);
-			if (buffer_new(&run))
-				set_buffer_new(b);
-		}
-	}
+	n = hole_map_run(inode, bh, block, n, get_block);
 	for (b = bh, i = 0; i < n; i++, b = b->b_this_page) {
 		clear_buffer_delay(b);
 		if (buffer_new(b)) {
