@@ -38,7 +38,8 @@
 # Named tests run as given (no expunge list); a selection (-s, default
 # "default") is tests/fstests/<selection> minus tests/fstests/expunge ("full"
 # is fstests' whole auto group for ext2).  A test still running after
-# EXT2HOLE_FSTESTS_TEST_TIMEOUT seconds (default 900), or
+# EXT2HOLE_FSTESTS_TEST_TIMEOUT seconds (default 900; tests/fstests/timeouts
+# gives tests known to be slow under TCG their own limit), or
 # EXT2HOLE_FSTESTS_HUNG_SECS (default 60, also the guest's
 # kernel.hung_task_timeout_secs) after a hung-task report, is a failure: the blocked tasks are dumped, and the lane
 # boots again for the tests that are left.  Results: results/fstests/<lane>/
@@ -58,6 +59,16 @@ cd "$TOP"
 BUILD=${BUILD:-$TOP/build}
 RESULTS=${EXT2HOLE_RESULTS:-$TOP/results}/fstests
 PER_TEST=${EXT2HOLE_FSTESTS_TEST_TIMEOUT:-900}
+
+# The seconds that tests/fstests/timeouts gives the named tests beyond
+# PER_TEST, added to the guest's limit.
+slow_extra() {
+	printf '%s\n' "$@" | awk -v p="$PER_TEST" '
+		FILENAME == "-" { want[$1] = 1; next }
+		/^#/ { next }
+		($1 in want) && $2 > p { x += $2 - p }
+		END { print x + 0 }' - tests/fstests/timeouts
+}
 HUNG_SECS=${EXT2HOLE_FSTESTS_HUNG_SECS:-60}
 JOBS=${EXT2HOLE_FSTESTS_JOBS:-3}
 MAXBOOTS=${EXT2HOLE_FSTESTS_MAXBOOTS:-8}
@@ -219,6 +230,7 @@ run_lane() {
 		truncate -s 16M "$lw/out.img"
 		printf '%s\n' "${todo[@]}" >"$lw/in/tests"
 		cp "$expunge" "$lw/in/expunge"
+		grep -v '^#' tests/fstests/timeouts >"$lw/in/timeouts" || true
 		cp tests/fstests/run-in-root.sh tests/fstests/mount.ext2 tests/fstests/fstests.patch "$lw/in/"
 		mkdir -p "$lw/in/local/bin"
 		cp tests/fstests/local/[0-9][0-9][0-9] tests/fstests/local/[0-9][0-9][0-9].out "$lw/in/local/"
@@ -232,7 +244,7 @@ run_lane() {
 		HUNG_SECS=$HUNG_SECS
 		CONF
 		(cd "$lw/in" && tar -cf "$lw/in.tar" .)
-		timeout=$((900 + PER_TEST + 120 * ${#todo[@]}))
+		timeout=$((900 + PER_TEST + 120 * ${#todo[@]} + $(slow_extra "${todo[@]}")))
 		echo "--- $lane boot $boot: ${#todo[@]} tests (guest limit ${timeout}s)"
 		rc=0
 		# In the background, so that an interrupted run stops its guest:

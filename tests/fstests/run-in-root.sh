@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the guest, chrooted into the fstests root (fstests.guest):
 # one boot of one lane.  Reads /ext2hole-in/lane.conf (LANE, DRIVER,
-# MOUNT_OPTS, BOOT, PER_TEST_TIMEOUT, HUNG_SECS) and /ext2hole-in/tests,
+# MOUNT_OPTS, BOOT, PER_TEST_TIMEOUT, HUNG_SECS), /ext2hole-in/tests and
+# /ext2hole-in/timeouts (per-test limits),
 # runs ./check on them, and keeps everything on the root disk, which the
 # host reads back with debugfs:
 #   /xfstests/results/          fstests' own results (check.log, .out.bad, .full, .dmesg)
@@ -10,7 +11,8 @@
 #   /ext2hole-out/kmsg.N        the whole kernel log of boot N
 #   /ext2hole-out/mounts.log    every mount the ext2hole helper made
 #   /ext2hole-out/hung          "TEST SECONDS" of a test that hung
-# A test still running after PER_TEST_TIMEOUT seconds, or HUNG_SECS after
+# A test still running after PER_TEST_TIMEOUT seconds (or its own limit in
+# timeouts), or HUNG_SECS after
 # a hung-task report, is a hang: blocked tasks are dumped (sysrq-w), the
 # log saved as results/<test>.hung.dmesg, and the guest powers off at once
 # (a deadlocked filesystem would block any sync or unmount); the host
@@ -77,6 +79,13 @@ running() {
 		END { print t }'
 }
 hungcount() { grep -c 'blocked for more than' "$kmsg" 2>/dev/null || true; }
+# Tasks in uninterruptible sleep now: none means a slow test, not a stuck
+# one.  /proc/PID/stat takes no lock of the task's (cmdline would take
+# its mmap lock); the name may hold spaces, so the state is the field
+# after the last ")".
+blocked() {
+	cat /proc/[0-9]*/stat 2>/dev/null | sed 's/.*) //' | awk '$1 == "D"' | wc -l
+}
 
 hang() {	# hang TEST SECONDS WHY
 	local t=$1 secs=$2 why=$3
@@ -93,19 +102,27 @@ hang() {	# hang TEST SECONDS WHY
 	sleep 60
 }
 
+# A test's time limit: its line in $IN/timeouts ("TEST SECONDS # why":
+# tests that are slow under TCG, not stuck), else PER_TEST_TIMEOUT.
+limit_of() {
+	local s
+	s=$(awk -v t="$1" '$1 == t { print $2; exit }' "$IN/timeouts" 2>/dev/null)
+	echo "${s:-$PER_TEST_TIMEOUT}"
+}
+
 # Elapsed time is counted here, from the moment a test is first seen.
-seen='' since=0 base=0 t0=0
+seen='' since=0 base=0 t0=0 limit=$PER_TEST_TIMEOUT
 while kill -0 "$cpid" 2>/dev/null; do
 	sleep 5
 	t=$(running)
 	[ -n "$t" ] || continue
 	now=$(date +%s)
 	if [ "$t" != "$seen" ]; then
-		seen=$t since=0 base=$(hungcount) t0=$now
+		seen=$t since=0 base=$(hungcount) t0=$now limit=$(limit_of "$t")
 	fi
 	et=$((now - t0))
-	if [ "$et" -ge "$PER_TEST_TIMEOUT" ]; then
-		hang "$t" "$et" "per-test timeout ${PER_TEST_TIMEOUT}s"
+	if [ "$et" -ge "$limit" ]; then
+		hang "$t" "$et" "per-test timeout ${limit}s, $(blocked) task(s) in D state"
 	fi
 	if [ "$since" = 0 ] && [ "$(hungcount)" -gt "$base" ]; then
 		since=$et
