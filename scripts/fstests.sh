@@ -162,6 +162,10 @@ initrd=$BUILD/fstests/initramfs.cpio.gz
 mkdir -p "$BUILD/fstests"
 scripts/mkinitramfs.sh "$initrd"
 kver=$(scripts/kver.sh)
+# The guest kernel's config, for fstests' _require_kernel_config (the
+# quota tests need CONFIG_QFMT_V2): KCONFIG_PATH in run-in-root.sh.
+kconfig=$(scripts/fetch-kernel.sh)/boot/config-$kver
+[ -f "$kconfig" ] || { echo "fstests: no kernel config at $kconfig" >&2; exit 1; }
 
 # ------------------------------------------------------------ one lane
 
@@ -231,6 +235,7 @@ run_lane() {
 		printf '%s\n' "${todo[@]}" >"$lw/in/tests"
 		cp "$expunge" "$lw/in/expunge"
 		grep -v '^#' tests/fstests/timeouts >"$lw/in/timeouts" || true
+		cp "$kconfig" "$lw/in/kconfig"
 		cp tests/fstests/run-in-root.sh tests/fstests/mount.ext2 tests/fstests/fstests.patch "$lw/in/"
 		mkdir -p "$lw/in/local/bin"
 		cp tests/fstests/local/[0-9][0-9][0-9] tests/fstests/local/[0-9][0-9][0-9].out "$lw/in/local/"

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the guest, chrooted into the fstests root (fstests.guest):
 # one boot of one lane.  Reads /ext2hole-in/lane.conf (LANE, DRIVER,
-# MOUNT_OPTS, BOOT, PER_TEST_TIMEOUT, HUNG_SECS), /ext2hole-in/tests and
-# /ext2hole-in/timeouts (per-test limits),
-# runs ./check on them, and keeps everything on the root disk, which the
+# MOUNT_OPTS, BOOT, PER_TEST_TIMEOUT, HUNG_SECS), /ext2hole-in/tests,
+# /ext2hole-in/timeouts (per-test limits) and /ext2hole-in/kconfig (the
+# kernel's config), runs ./check on them, and keeps everything on the root disk, which the
 # host reads back with debugfs:
 #   /xfstests/results/          fstests' own results (check.log, .out.bad, .full, .dmesg)
 #   /ext2hole-out/check.out.N   check's output of boot N
@@ -24,6 +24,9 @@ OUT=/ext2hole-out
 # shellcheck source=/dev/null
 . "$IN/lane.conf"
 mkdir -p "$OUT" /mnt/test /mnt/scratch
+# the guest kernel's config: without it fstests' _require_kernel_config
+# (every quota test) says "Could not locate kernel config file"
+[ -f "$IN/kconfig" ] && export KCONFIG_PATH=$IN/kconfig
 cd /xfstests || exit 1
 
 if [ ! -f .ext2hole-patched ]; then
