@@ -375,7 +375,9 @@ struct ext2hole_indirect {
  *	@depth - 1 (mapped); a %EXT2HOLE_WALK_FREE walk that failed: the
  *	bad or unreadable pointer
  * @count: mapped: the run of blocks contiguous on disk from
- *	chain[@level].nr; 0 for a hole
+ *	chain[@level].nr; a hole: its length from the walk's block (the
+ *	zero pointers of the data level's array, or what is left of the
+ *	empty subtree under a zero pointer above it); at most the walk's max
  * @seq: lock-free walks: the i_map_seq count the walk was verified with
  */
 struct ext2hole_branch {
@@ -403,6 +405,8 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 			enum ext2hole_walk_mode mode,
 			struct ext2hole_branch *br);
 void ext2hole_put_branch(struct ext2hole_branch *br);
+int ext2hole_map_extent(struct inode *inode, u64 iblock, unsigned long max,
+			u32 *pblk, unsigned long *count);
 void ext2hole_set_ops(struct inode *inode, dev_t rdev);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);

@@ -23,16 +23,14 @@
  * One step of a walk down the block map from logical block @iblock: a
  * mapped run contiguous on disk inside one pointer array (*@pblk its first
  * block), or a hole up to the end of the largest empty subtree that holds
- * @iblock (*@pblk = 0).  *@count is the run's length in blocks.  Called
- * under i_map_mutex.
+ * @iblock, or of the zero pointers from it at the data level (*@pblk =
+ * 0).  *@count is the run's length in blocks.  Called under i_map_mutex.
  */
 static int ext2hole_report_step(struct inode *inode, u64 iblock, u32 *pblk,
 				u64 *count)
 {
-	int bits = EXT2HOLE_SB(inode->i_sb)->s_addr_per_block_bits;
 	struct ext2hole_branch br;
-	u64 span = 1, pos = 0;
-	int err, i;
+	int err;
 
 	*pblk = 0;
 	err = ext2hole_get_branch(inode, iblock, ULONG_MAX,
@@ -45,17 +43,8 @@ static int ext2hole_report_step(struct inode *inode, u64 iblock, u32 *pblk,
 	if (err)
 		return err;
 	ext2hole_put_branch(&br);
-	if (ext2hole_branch_mapped(&br)) {
-		*pblk = br.chain[br.level].nr;
-		*count = br.count;
-		return 0;
-	}
-	/* the subtree under the zero pointer holds apb^(depth-1-level) blocks */
-	for (i = br.level + 1; i < br.depth; i++) {
-		span <<= bits;
-		pos = (pos << bits) + br.offsets[i];
-	}
-	*count = span - pos;
+	*pblk = br.chain[br.level].nr;
+	*count = br.count;
 	return 0;
 }
 

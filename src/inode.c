@@ -713,6 +713,34 @@ static bool ext2hole_branch_current(struct inode *inode,
 }
 
 /*
+ * The length of the hole whose zero pointer *@p is at level br->level of
+ * @br's path, at most @max blocks: the zero pointers from *@p to the end
+ * of its array at the data level, or what is left of the empty subtree
+ * under it above that.
+ */
+static unsigned long ext2hole_hole_len(struct super_block *sb,
+				       const struct ext2hole_branch *br,
+				       const __le32 *p, unsigned long max)
+{
+	int bits = EXT2HOLE_SB(sb)->s_addr_per_block_bits;
+	unsigned long n;
+	u64 span = 1, pos = 0;
+	int i;
+
+	if (br->level == br->depth - 1) {
+		max = min(max, ext2hole_array_left(sb, br->offsets, br->depth));
+		for (n = 1; n < max && !READ_ONCE(p[n]); n++)
+			;
+		return n;
+	}
+	for (i = br->level + 1; i < br->depth; i++) {
+		span <<= bits;
+		pos = (pos << bits) + br->offsets[i];
+	}
+	return min_t(u64, span - pos, max);
+}
+
+/*
  * The walk of ext2hole_get_branch() from chain level @level down: br->depth
  * and br->offsets are set, and so are br->chain[0 .. @level - 1] and
  * br->chain[@level].bh (NULL at level 0), each indirect block with a
@@ -764,6 +792,8 @@ static int ext2hole_walk(struct inode *inode, u64 iblock, unsigned long max,
 		br->count = ext2hole_map_run_len(sb, p, nr, max);
 		if (!br->count)
 			goto bad;
+	} else {
+		br->count = ext2hole_hole_len(sb, br, p, max);
 	}
 	if (lockfree && read_seqcount_retry(&ei->i_map_seq, br->seq)) {
 		err = -EAGAIN;
@@ -803,7 +833,7 @@ fail:
  * level) or at the data block's pointer (br->level = br->depth - 1), and
  * then measures the mapped run: the pointers after it in the same array
  * that name the following blocks on disk, checked against the
- * filesystem's metadata in one step (br->count).  Every pointer followed
+ * filesystem's metadata in one step (br->count), or the hole's length.  Every pointer followed
  * into an indirect block is checked with ext2hole_data_blocks_valid()
  * first.  A walk that fails on a pointer in %EXT2HOLE_WALK_FREE mode
  * stops there: br->level is the level of the bad or unreadable pointer.
@@ -1463,6 +1493,51 @@ static unsigned long ext2hole_hole_run(struct inode *inode,
 	for (n = 1; n < max && !p[n]; n++)
 		;
 	return n;
+}
+
+/**
+ * ext2hole_map_extent - what the block map holds from a logical block
+ * @inode: an inode with a block map
+ * @iblock: the logical block
+ * @max: blocks wanted (at least 1)
+ * @pblk: out: the first block of a mapped run, or 0 for a hole
+ * @count: out: the run's length, 1 .. @max: blocks contiguous on disk
+ *	inside one pointer array, or a hole (see struct ext2hole_branch)
+ *
+ * The lookup of the page-cache read path (src/read.c), one walk for a
+ * run of either kind.  Lock-free first, then under i_map_mutex when that
+ * walk was not verified, which reports damage; as ext2hole_get_block().
+ * Beyond what the map can address is a hole.
+ *
+ * Return: 0, -EIO or -EFSCORRUPTED.
+ */
+int ext2hole_map_extent(struct inode *inode, u64 iblock, unsigned long max,
+			u32 *pblk, unsigned long *count)
+{
+	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
+	struct ext2hole_branch br;
+	int err;
+
+	max = max(max, 1UL);
+	err = ext2hole_get_branch(inode, iblock, max, EXT2HOLE_WALK_LOCKFREE,
+				  &br);
+	if (err && err != -EFBIG) {
+		mutex_lock(&ei->i_map_mutex);
+		err = ext2hole_get_branch(inode, iblock, max,
+					  EXT2HOLE_WALK_LOCKED, &br);
+		mutex_unlock(&ei->i_map_mutex);
+	}
+	if (err == -EFBIG) {
+		*pblk = 0;
+		*count = max;
+		return 0;
+	}
+	if (err)
+		return err;
+	ext2hole_put_branch(&br);
+	*pblk = br.chain[br.level].nr;
+	*count = br.count;
+	return 0;
 }
 
 /**
