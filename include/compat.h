@@ -109,6 +109,11 @@
 #define EXT2HOLE_HAVE_FOLIO_WBC_ACCOUNT		1
 #endif
 
+#if EXT2HOLE_SINCE(6, 4, 0)
+/* bio_add_folio() is exported from 6.4 on (6.1 has it, unexported). */
+#define EXT2HOLE_HAVE_BIO_ADD_FOLIO		1
+#endif
+
 /*
  * ->writepage is still in 6.12's address_space_operations (stock ext2
  * dropped its own by then).  ext2hole keeps it on both kernels, so that
@@ -311,6 +316,17 @@ static inline vm_fault_t vmf_fs_error(int err)
  * owns the page (cgroup writeback).  @page is the page cache page, never
  * a bounce copy, which belongs to no cgroup.
  */
+/* Part of a folio into a bio, from byte 0: bio_add_folio() where exported. */
+static inline bool ext2hole_bio_add_folio(struct bio *bio, struct folio *folio,
+					  size_t len)
+{
+#ifdef EXT2HOLE_HAVE_BIO_ADD_FOLIO
+	return bio_add_folio(bio, folio, len, 0);
+#else
+	return len <= UINT_MAX && bio_add_page(bio, &folio->page, len, 0) > 0;
+#endif
+}
+
 static inline void ext2hole_wbc_account(struct writeback_control *wbc,
 					struct page *page, size_t bytes)
 {

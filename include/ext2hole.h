@@ -444,6 +444,10 @@ void ext2hole_free_range(struct inode *inode, u64 cut, u64 end);
  */
 #define EXT2HOLE_GET_BLOCK_ZEROED	2
 
+/* read.c */
+int ext2hole_read_folio(struct file *file, struct folio *folio);
+void ext2hole_readahead(struct readahead_control *rac);
+
 /* falloc.c */
 long ext2hole_fallocate(struct file *file, int mode, loff_t offset,
 			loff_t len);

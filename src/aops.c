@@ -1,27 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ext2hole: address space operations of regular files, directories and
- * slow symlinks.  Reads go through mpage; writeback is the new-style one
+ * slow symlinks.  Reads are src/read.c's; writeback is the new-style one
  * of src/hole.c (never mpage_writepages(), whose fallback zeroes past EOF);
  * write_begin/write_end bracket growth with the hole API.
  */
 #include <linux/fs.h>
 #include <linux/buffer_head.h>
-#include <linux/mpage.h>
 #include <linux/pagemap.h>
 #include <linux/writeback.h>
 #include <linux/uio.h>
 #include "ext2hole.h"
-
-static int ext2hole_read_folio(struct file *file, struct folio *folio)
-{
-	return mpage_read_folio(folio, ext2hole_get_block);
-}
-
-static void ext2hole_readahead(struct readahead_control *rac)
-{
-	mpage_readahead(rac, ext2hole_get_block);
-}
 
 static int ext2hole_writepage(struct page *page, struct writeback_control *wbc)
 {
