@@ -7,6 +7,7 @@
  *   diostale map DIR                  the deterministic sequence
  *   diostale verify DIR               after a remount: what map left on disk
  *   diostale race [-s SEED] [-t SECONDS] DIR
+ *   diostale dwrite [-s SEED] [-t SECONDS] DIR
  *
  * Both sequences first make a pool of free blocks that hold a deleted
  * file's bytes: a filler (0xE7) takes the whole filesystem, gives back
@@ -30,6 +31,12 @@
  * anonymous buffer.  Every word read must be 0 or this round's pattern for
  * that offset (bytewise: a read may overlap a store); then f is truncated
  * and the pool refilled with STALE.
+ *
+ * dwrite: race with the roles turned: the writer fills the hole's pages
+ * with O_DIRECT writes (each allocates its blocks, then writes them), while
+ * the reader drops a random range from the page cache and reads it
+ * through the page cache, from disk: a block read after it entered the map
+ * and before its data reached it would show the deleted file's bytes.
  *
  * Prints "seed=N" first (race), a summary last: "diostale <mode>: ok ..."
  * or "diostale <mode>: BUG ...".  Exit 0 ok, 1 stale bytes, 2 setup error.
@@ -257,18 +264,27 @@ static int word_ok(uint64_t v, uint64_t off, unsigned int round)
 	return 1;
 }
 
+/* dwrite: the writer's pages go to disk with O_DIRECT from this buffer */
+static int dwrite;
+
 static void storer(const char *fp, unsigned int round, uint64_t seed)
 {
 	static unsigned int order[RACE_LEN / PAGE];
 	uint64_t s = seed ^ (0xA5A5ULL + round), *map;
 	unsigned int n = RACE_LEN / PAGE, i, j;
-	int fd = open(fp, O_RDWR);
+	int fd = open(fp, O_RDWR | (dwrite ? O_DIRECT : 0));
 
 	if (fd < 0)
 		_exit(2);
-	map = mmap(NULL, RACE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		_exit(2);
+	if (dwrite) {
+		if (posix_memalign((void **)&map, PAGE, RACE_LEN))
+			_exit(2);
+	} else {
+		map = mmap(NULL, RACE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, 0);
+		if (map == MAP_FAILED)
+			_exit(2);
+	}
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	for (i = n - 1; i > 0; i--) {
@@ -284,7 +300,14 @@ static void storer(const char *fp, unsigned int round, uint64_t seed)
 
 		for (j = 0; j < PAGE / 8; j++)
 			w[j] = word_of(off + j * 8, round);
+		if (dwrite && pwrite(fd, w, PAGE, off) != PAGE)
+			_exit(2);
 		__atomic_add_fetch(&sh->pages, 1, __ATOMIC_RELAXED);
+		if (dwrite) {
+			if (xorshift64s(&s) % 4 == 0)
+				usleep(xorshift64s(&s) % 200);
+			continue;
+		}
 		if (xorshift64s(&s) % 16 == 0) {
 			/* writeback of a random range, not waited for */
 			uint64_t a = xorshift64s(&s) % n * PAGE;
@@ -297,7 +320,8 @@ static void storer(const char *fp, unsigned int round, uint64_t seed)
 			usleep(xorshift64s(&s) % 500);
 	}
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
-	munmap(map, RACE_LEN);
+	if (!dwrite)
+		munmap(map, RACE_LEN);
 	close(fd);
 	_exit(0);
 }
@@ -305,7 +329,7 @@ static void storer(const char *fp, unsigned int round, uint64_t seed)
 static void reader(const char *fp, unsigned int round, uint64_t seed)
 {
 	uint64_t s = seed ^ (0x5EEDULL + round * 0x9E3779B97F4A7C15ULL), *buf;
-	int fd = open(fp, O_RDONLY | O_DIRECT);
+	int fd = open(fp, O_RDONLY | (dwrite ? 0 : O_DIRECT));
 	size_t i;
 
 	if (fd < 0 || posix_memalign((void **)&buf, PAGE, RACE_LEN))
@@ -317,6 +341,9 @@ static void reader(const char *fp, unsigned int round, uint64_t seed)
 
 		if (off + len > RACE_LEN)
 			len = RACE_LEN - off;
+		/* dwrite: read through the page cache, from disk */
+		if (dwrite)
+			posix_fadvise(fd, off, len, POSIX_FADV_DONTNEED);
 		got = pread(fd, buf, len, off);
 		if (got < 0) {
 			if (errno == EINTR)
@@ -402,18 +429,18 @@ static int do_race(uint64_t seed, int seconds)
 	} while (time(NULL) < end);
 
 	if (sh->bad_words) {
-		printf("diostale race: BUG round %u: %" PRIu64 " bad words (%" PRIu64 " of them the deleted file's 0x%02X), first at offset %" PRIu64 ": 0x%016" PRIx64 "\n",
-		       round, sh->bad_words, sh->stale_words, STALE,
+		printf("diostale %s: BUG round %u: %" PRIu64 " bad words (%" PRIu64 " of them the deleted file's 0x%02X), first at offset %" PRIu64 ": 0x%016" PRIx64 "\n",
+		       mode, round, sh->bad_words, sh->stale_words, STALE,
 		       sh->first_off, sh->first_val);
 		return 1;
 	}
 	if (!sh->reads || !sh->data) {
-		printf("diostale race: setup: %" PRIu64 " reads, %" PRIu64 " data words\n",
-		       sh->reads, sh->data);
+		printf("diostale %s: setup: %" PRIu64 " reads, %" PRIu64 " data words\n",
+		       mode, sh->reads, sh->data);
 		return 2;
 	}
-	printf("diostale race: ok, %u rounds, %" PRIu64 " O_DIRECT reads (%" PRIu64 " words, %" PRIu64 " data), %" PRIu64 " pages stored, %" PRIu64 " sync_file_range\n",
-	       round, sh->reads, sh->words, sh->data, sh->pages, sh->syncs);
+	printf("diostale %s: ok, %u rounds, %" PRIu64 " %s reads (%" PRIu64 " words, %" PRIu64 " data), %" PRIu64 " pages stored, %" PRIu64 " sync_file_range\n",
+	       mode, round, sh->reads, dwrite ? "buffered" : "O_DIRECT", sh->words, sh->data, sh->pages, sh->syncs);
 	return 0;
 }
 
@@ -437,7 +464,7 @@ int main(int argc, char **argv)
 	if (optind != argc - 2) {
 usage:
 		fprintf(stderr, "usage: diostale map|verify DIR\n"
-				"       diostale race [-s SEED] [-t SECONDS] DIR\n");
+				"       diostale race|dwrite [-s SEED] [-t SECONDS] DIR\n");
 		return 2;
 	}
 	mode = argv[optind];
@@ -446,7 +473,8 @@ usage:
 		return do_map();
 	if (!strcmp(mode, "verify"))
 		return do_verify();
-	if (!strcmp(mode, "race")) {
+	dwrite = !strcmp(mode, "dwrite");
+	if (!strcmp(mode, "race") || dwrite) {
 		printf("seed=%" PRIu64 "\n", seed);
 		fflush(stdout);
 		return do_race(seed, seconds);
