@@ -352,7 +352,8 @@ static inline void ext2hole_quota_off_umount(struct super_block *sb)
 #endif
 
 /* ialloc.c */
-struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
+struct inode *ext2hole_new_inode(struct ext2hole_idmap *idmap,
+				 struct inode *dir, umode_t mode,
 				 const struct qstr *qstr);
 void ext2hole_free_inode(struct inode *inode);
 

@@ -289,7 +289,8 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
  * discard_new_inode().  ERR_PTR on error (-ENOSPC when no inode is free,
  * -EDQUOT over the inode limit).
  */
-struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
+struct inode *ext2hole_new_inode(struct ext2hole_idmap *idmap,
+				 struct inode *dir, umode_t mode,
 				 const struct qstr *qstr)
 {
 	struct super_block *sb = dir->i_sb;
@@ -333,10 +334,10 @@ struct inode *ext2hole_new_inode(struct inode *dir, umode_t mode,
 	if (ext2hole_test_opt(sb, GRPID)) {
 		/* BSD semantics: the directory's group, no setgid rule */
 		inode->i_mode = mode;
-		inode->i_uid = current_fsuid();
+		inode_fsuid_set(inode, idmap);
 		inode->i_gid = dir->i_gid;
 	} else {
-		inode_init_owner(EXT2HOLE_NOP_IDMAP, inode, dir, mode);
+		inode_init_owner(idmap, inode, dir, mode);
 	}
 	inode->i_ino = ino;
 	inode->i_blocks = 0;

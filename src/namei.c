@@ -117,7 +117,7 @@ static int ext2hole_create(struct ext2hole_idmap *idmap, struct inode *dir,
 {
 	struct inode *inode;
 
-	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
+	inode = ext2hole_new_inode(idmap, dir, mode, &dentry->d_name);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	ext2hole_set_ops(inode, 0);
@@ -130,7 +130,7 @@ static int ext2hole_tmpfile(struct ext2hole_idmap *idmap,
 {
 	struct inode *inode;
 
-	inode = ext2hole_new_inode(dir, mode, NULL);
+	inode = ext2hole_new_inode(idmap, dir, mode, NULL);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	ext2hole_set_ops(inode, 0);
@@ -148,7 +148,7 @@ static int ext2hole_mknod(struct ext2hole_idmap *idmap, struct inode *dir,
 	if (!S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) &&
 	    !S_ISSOCK(mode))
 		return -EINVAL;
-	inode = ext2hole_new_inode(dir, mode, &dentry->d_name);
+	inode = ext2hole_new_inode(idmap, dir, mode, &dentry->d_name);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	ext2hole_set_ops(inode, rdev);
@@ -168,7 +168,8 @@ static int ext2hole_symlink(struct ext2hole_idmap *idmap,
 	if (l > sb->s_blocksize)
 		return -ENAMETOOLONG;
 
-	inode = ext2hole_new_inode(dir, S_IFLNK | 0777, &dentry->d_name);
+	inode = ext2hole_new_inode(idmap, dir, S_IFLNK | 0777,
+				   &dentry->d_name);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 
@@ -271,7 +272,7 @@ static int ext2hole_mkdir(struct ext2hole_idmap *idmap, struct inode *dir,
 
 	ext2hole_inc_count(dir);		/* the child's '..' */
 
-	inode = ext2hole_new_inode(dir, S_IFDIR | mode, &dentry->d_name);
+	inode = ext2hole_new_inode(idmap, dir, S_IFDIR | mode, &dentry->d_name);
 	err = PTR_ERR(inode);
 	if (IS_ERR(inode))
 		goto out_dir;
@@ -556,12 +557,13 @@ out_old:
  * before anything changes.  ext2hole_end_whiteout() gives it up, or, when
  * the rename failed, drops its only link, which frees it.
  */
-static struct inode *ext2hole_new_whiteout(struct inode *dir,
+static struct inode *ext2hole_new_whiteout(struct ext2hole_idmap *idmap,
+					   struct inode *dir,
 					   struct dentry *dentry)
 {
 	struct inode *inode;
 
-	inode = ext2hole_new_inode(dir, S_IFCHR | WHITEOUT_MODE,
+	inode = ext2hole_new_inode(idmap, dir, S_IFCHR | WHITEOUT_MODE,
 				   &dentry->d_name);
 	if (IS_ERR(inode))
 		return inode;
@@ -621,7 +623,7 @@ static int ext2hole_rename(struct ext2hole_idmap *idmap,
 			return err ? err : -ENOTEMPTY;
 	}
 	if (flags & RENAME_WHITEOUT) {
-		whiteout = ext2hole_new_whiteout(old_dir, old_dentry);
+		whiteout = ext2hole_new_whiteout(idmap, old_dir, old_dentry);
 		if (IS_ERR(whiteout))
 			return PTR_ERR(whiteout);
 	}

@@ -1425,7 +1425,12 @@ static struct file_system_type ext2hole_fs_type = {
 	.init_fs_context	= ext2hole_init_fs_context,
 	.parameters		= ext2hole_param_spec,
 	.kill_sb		= kill_block_super,
-	.fs_flags		= FS_REQUIRES_DEV,
+	/*
+	 * Idmapped mounts, as the ext4 driver: every inode operation takes
+	 * the mount's idmap (new inodes' owners, setattr, getattr, ACLs,
+	 * quota transfer, fileattr); stock ext2 does not allow them.
+	 */
+	.fs_flags		= FS_REQUIRES_DEV | FS_ALLOW_IDMAP,
 };
 
 static int __init ext2hole_init(void)
