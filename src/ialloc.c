@@ -279,6 +279,8 @@ static int ext2hole_zero_raw_inode(struct super_block *sb, unsigned long ino)
 
 /**
  * ext2hole_new_inode - allocate an inode
+ * @idmap: the idmap of the mount the inode is made through: its owner is
+ *	the caller's fsuid (and fsgid, or the directory's group) mapped by it
  * @dir: the parent directory
  * @mode: the new inode's mode
  * @qstr: its name (for security labels; NULL for O_TMPFILE)
