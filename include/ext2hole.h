@@ -407,7 +407,7 @@ int ext2hole_get_branch(struct inode *inode, u64 iblock, unsigned long max,
 			struct ext2hole_branch *br);
 void ext2hole_put_branch(struct ext2hole_branch *br);
 int ext2hole_map_extent(struct inode *inode, u64 iblock, unsigned long max,
-			u32 *pblk, unsigned long *count);
+			bool locked, u32 *pblk, unsigned long *count);
 void ext2hole_set_ops(struct inode *inode, dev_t rdev);
 struct inode *ext2hole_iget(struct super_block *sb, unsigned long ino);
 int ext2hole_write_inode(struct inode *inode, struct writeback_control *wbc);

@@ -29,23 +29,13 @@
 static int ext2hole_report_step(struct inode *inode, u64 iblock, u32 *pblk,
 				u64 *count)
 {
-	struct ext2hole_branch br;
+	unsigned long n = 0;
 	int err;
 
-	*pblk = 0;
-	err = ext2hole_get_branch(inode, iblock, ULONG_MAX,
-				  EXT2HOLE_WALK_LOCKED, &br);
-	if (err == -EFBIG) {
-		/* beyond what the map can address: a hole for ever */
-		*count = U64_MAX;
-		return 0;
-	}
-	if (err)
-		return err;
-	ext2hole_put_branch(&br);
-	*pblk = br.chain[br.level].nr;
-	*count = br.count;
-	return 0;
+	/* beyond what the map can address: a hole for ever (ULONG_MAX) */
+	err = ext2hole_map_extent(inode, iblock, ULONG_MAX, true, pblk, &n);
+	*count = n == ULONG_MAX ? U64_MAX : n;
+	return err;
 }
 
 /*

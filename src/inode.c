@@ -1500,28 +1500,38 @@ static unsigned long ext2hole_hole_run(struct inode *inode,
  * @inode: an inode with a block map
  * @iblock: the logical block
  * @max: blocks wanted (at least 1)
+ * @locked: the caller holds i_map_mutex (FIEMAP and SEEK): one locked walk
  * @pblk: out: the first block of a mapped run, or 0 for a hole
  * @count: out: the run's length, 1 .. @max: blocks contiguous on disk
  *	inside one pointer array, or a hole (see struct ext2hole_branch)
  *
- * The lookup of the page-cache read path (src/read.c), one walk for a
- * run of either kind.  Lock-free first, then under i_map_mutex when that
- * walk was not verified, which reports damage; as ext2hole_get_block().
+ * The lookup of the page-cache read path (src/read.c) and of FIEMAP and
+ * SEEK (src/fiemap.c), one walk for a run of either kind.  Unless
+ * @locked, lock-free first, then under i_map_mutex when that walk was not
+ * verified, which reports damage; as ext2hole_get_block().
  * Beyond what the map can address is a hole.
  *
  * Return: 0, -EIO or -EFSCORRUPTED.
  */
 int ext2hole_map_extent(struct inode *inode, u64 iblock, unsigned long max,
-			u32 *pblk, unsigned long *count)
+			bool locked, u32 *pblk, unsigned long *count)
 {
 	struct ext2hole_inode_info *ei = EXT2HOLE_I(inode);
 	struct ext2hole_branch br;
 	int err;
 
+	*pblk = 0;
+	*count = 0;
 	max = max(max, 1UL);
-	err = ext2hole_get_branch(inode, iblock, max, EXT2HOLE_WALK_LOCKFREE,
-				  &br);
-	if (err && err != -EFBIG) {
+	if (locked) {
+		lockdep_assert_held(&ei->i_map_mutex);
+		err = ext2hole_get_branch(inode, iblock, max,
+					  EXT2HOLE_WALK_LOCKED, &br);
+	} else {
+		err = ext2hole_get_branch(inode, iblock, max,
+					  EXT2HOLE_WALK_LOCKFREE, &br);
+	}
+	if (!locked && err && err != -EFBIG) {
 		mutex_lock(&ei->i_map_mutex);
 		err = ext2hole_get_branch(inode, iblock, max,
 					  EXT2HOLE_WALK_LOCKED, &br);

@@ -85,7 +85,7 @@ static bool ext2hole_read_layout(struct ext2hole_read *rd, struct inode *inode,
 			rd->m_len = 0;
 			if (ext2hole_map_extent(inode, b,
 						min_t(u64, want - i, eof - b),
-						&rd->m_pblk, &rd->m_len))
+						false, &rd->m_pblk, &rd->m_len))
 				return false;
 			rd->m_first = b;
 		}
