@@ -1481,18 +1481,12 @@ static unsigned long ext2hole_hole_run(struct inode *inode,
 				       const struct ext2hole_branch *br,
 				       unsigned long max)
 {
-	const __le32 *p = br->chain[br->level].p;
-	unsigned long n;
-
 	max = min3(max, (unsigned long)EXT2HOLE_RUN_MAX,
 		   ext2hole_array_left(inode->i_sb, br->offsets, br->depth));
 	if (max <= 1 || !xa_empty(&EXT2HOLE_I(inode)->i_delayed))
 		return 1;
-	if (br->level < br->depth - 1)
-		return max;
-	for (n = 1; n < max && !p[n]; n++)
-		;
-	return n;
+	/* the walk measured the hole: its zero pointers, or its subtree */
+	return min(br->count, max);
 }
 
 /**
