@@ -311,21 +311,23 @@ static inline vm_fault_t vmf_fs_error(int err)
 	.error_remove_page = generic_error_remove_page
 #endif
 
+/* @len bytes of a folio from byte @off into a bio: bio_add_folio() from 6.4. */
+static inline bool ext2hole_bio_add_folio(struct bio *bio, struct folio *folio,
+					  size_t len, size_t off)
+{
+#ifdef EXT2HOLE_HAVE_BIO_ADD_FOLIO
+	return bio_add_folio(bio, folio, len, off);
+#else
+	return len <= UINT_MAX && off <= UINT_MAX &&
+	       bio_add_page(bio, &folio->page, len, off) > 0;
+#endif
+}
+
 /*
  * Account @bytes of @page written by a writeback bio to the cgroup that
  * owns the page (cgroup writeback).  @page is the page cache page, never
  * a bounce copy, which belongs to no cgroup.
  */
-/* Part of a folio into a bio, from byte 0: bio_add_folio() where exported. */
-static inline bool ext2hole_bio_add_folio(struct bio *bio, struct folio *folio,
-					  size_t len)
-{
-#ifdef EXT2HOLE_HAVE_BIO_ADD_FOLIO
-	return bio_add_folio(bio, folio, len, 0);
-#else
-	return len <= UINT_MAX && bio_add_page(bio, &folio->page, len, 0) > 0;
-#endif
-}
 
 static inline void ext2hole_wbc_account(struct writeback_control *wbc,
 					struct page *page, size_t bytes)

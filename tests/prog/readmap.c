@@ -15,10 +15,12 @@
  * /proc/sys/vm/drop_caches) and every file is read back, three ways,
  * dropping the cache before each: read(2) from start to end (readahead),
  * page by page in a shuffled order with readahead turned off
- * (POSIX_FADV_RANDOM: the read_folio path), and through a read-only
- * shared mapping in a shuffled page order.  Every byte must be the model's:
- * the pattern in data blocks, zeros in holes, and the size what was
- * written.
+ * (POSIX_FADV_RANDOM: the read_folio path), through a read-only
+ * shared mapping in a shuffled page order, and page by page again after
+ * small writes into pages not in the cache, which leave a page with
+ * buffers of which only some are uptodate (the buffer-by-buffer read).
+ * Every byte must be the model's: the pattern in data blocks, the small
+ * writes' bytes, zeros in holes, and the size what was written.
  *
  * Last line: "readmap: ok ..." or "readmap: BUG - ...".  Exit 0 ok, 1 bug,
  * 2 setup error.
@@ -37,11 +39,16 @@
 #define MAXFILES 64
 #define MAXBLOCKS 1100		/* past the first indirect array at 1 KiB */
 
+#define NPATCH 4		/* small writes into each file before a read */
+#define PATCHLEN 37
+
 struct file {
 	char path[4096];
 	int nblocks;
 	off_t size;
 	bool data[MAXBLOCKS];
+	int npatch;
+	off_t patch[NPATCH];	/* PATCHLEN bytes of patch_byte() at each */
 };
 
 static long bs, ps;
@@ -50,6 +57,11 @@ static int bugs;
 static unsigned char pattern(int f, long block, long byte)
 {
 	return (unsigned char)(f * 31 + block * 7 + byte / 5 + 1) | 1;
+}
+
+static unsigned char patch_byte(int f, int p)
+{
+	return (unsigned char)(0x80 | (f * 13 + p * 5)) & 0xfe;
 }
 
 static void drop_caches(struct file *files, int n)
@@ -83,8 +95,14 @@ static void check(struct file *files, int f, const char *how, off_t off,
 		long block = pos / bs;
 		unsigned char want = 0;
 
+		int p;
+
 		if (pos < files[f].size && files[f].data[block])
 			want = pattern(f, block, pos % bs);
+		for (p = 0; p < files[f].npatch; p++)
+			if (pos >= files[f].patch[p] &&
+			    pos < files[f].patch[p] + PATCHLEN)
+				want = patch_byte(f, p);
 		if (buf[i] != want) {
 			if (bugs++ < 10)
 				printf("readmap: %s: file %d byte %lld (block %ld, %s): read %#x, wanted %#x\n",
@@ -177,6 +195,43 @@ out:
 	close(fd);
 	free(buf);
 	free(order);
+}
+
+/*
+ * Small writes into blocks of pages not in the cache: the write reads only
+ * the blocks it covers part of, so the page is left with buffers, some
+ * uptodate (and dirty), the others not.  Reading such a page back is the
+ * read path's buffer-by-buffer case.  Patches lie inside the file, in
+ * data blocks and holes alike, and never overlap.
+ */
+static void patch(struct file *files, int f, uint64_t *rs)
+{
+	struct file *fl = &files[f];
+	int fd, p;
+
+	fl->npatch = 0;
+	if (fl->size < 2 * PATCHLEN)
+		return;
+	fd = open(fl->path, O_WRONLY);
+	if (fd < 0)
+		die("open %s", fl->path);
+	for (p = 0; p < NPATCH; p++) {
+		off_t at = splitmix64(rs) % (fl->size - PATCHLEN);
+		unsigned char buf[PATCHLEN];
+		int q;
+
+		for (q = 0; q < fl->npatch; q++)
+			if (at < fl->patch[q] + PATCHLEN &&
+			    fl->patch[q] < at + PATCHLEN)
+				break;
+		if (q < fl->npatch)
+			continue;
+		memset(buf, patch_byte(f, fl->npatch), sizeof(buf));
+		if (pwrite(fd, buf, PATCHLEN, at) != PATCHLEN)
+			die("patch %s at %lld", fl->path, (long long)at);
+		fl->patch[fl->npatch++] = at;
+	}
+	close(fd);
 }
 
 int main(int argc, char **argv)
@@ -283,13 +338,17 @@ int main(int argc, char **argv)
 			die("truncate %s", files[f].path);
 	printf("readmap: %ld data blocks, %ld holes written\n", total, holes);
 
-	for (round = 0; round < 3; round++) {
+	for (round = 0; round < 4; round++) {
 		drop_caches(files, n);
 		for (f = 0; f < n; f++) {
-			if (round == 0)
+			if (round == 0) {
 				read_all(files, f);
-			else
+			} else if (round == 3) {
+				patch(files, f, &rs);
+				read_pages(files, f, &rs, false);
+			} else {
 				read_pages(files, f, &rs, round == 2);
+			}
 		}
 	}
 	for (f = 0; f < n; f++)
@@ -298,7 +357,7 @@ int main(int argc, char **argv)
 		printf("readmap: BUG - %d mismatches (first ones above)\n", bugs);
 		return 1;
 	}
-	printf("readmap: ok - %d files, %ld data blocks, read back 3 ways\n",
+	printf("readmap: ok - %d files, %ld data blocks, read back 4 ways\n",
 	       n, total);
 	return 0;
 }
