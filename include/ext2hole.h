@@ -163,6 +163,9 @@ struct ext2hole_sb_info {
 	struct hole_stats s_hole_stats;		/* the hole layer's counters */
 	/* O_DIRECT read mappings cut at a block whose data is not on disk yet */
 	atomic64_t s_dio_pending;
+	/* folios read with a bio per run; folios read buffer by buffer */
+	atomic64_t s_read_split;
+	atomic64_t s_read_buffers;
 	struct ext2hole_dir_stats s_dir_stats;
 
 	/*

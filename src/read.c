@@ -165,6 +165,7 @@ static int ext2hole_read_buffers(struct folio *folio)
 	struct buffer_head *head, *bh;
 	int err = 0;
 
+	atomic64_inc(&EXT2HOLE_SB(inode->i_sb)->s_read_buffers);
 	head = folio_buffers(folio);
 	if (!head)
 		head = ext2hole_create_empty_buffers(folio, bsize, 0);
@@ -265,6 +266,7 @@ static bool ext2hole_read_map(struct ext2hole_read *rd, struct folio *folio,
 								    GFP_KERNEL) |
 					     __GFP_NOFAIL);
 				atomic_set(&sp->pending, 1);
+				atomic64_inc(&EXT2HOLE_SB(inode->i_sb)->s_read_split);
 				sp->failed = false;
 				sp->folio = folio;
 			}

@@ -58,6 +58,8 @@ EXT2HOLE_STAT_ATTR(writeback_errors);
 EXT2HOLE_STAT_ATTR(bios_submitted);
 EXT2HOLE_STAT_ATTR(pages_bio);
 EXT2HOLE_SB_STAT_ATTR(dio_pending);
+EXT2HOLE_SB_STAT_ATTR(read_split);
+EXT2HOLE_SB_STAT_ATTR(read_buffers);
 EXT2HOLE_DIR_STAT_ATTR(dx_lookups);
 EXT2HOLE_DIR_STAT_ATTR(dx_blocks);
 EXT2HOLE_DIR_STAT_ATTR(linear_lookups);
@@ -91,6 +93,8 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_bios_submitted.attr,
 	&ext2hole_attr_pages_bio.attr,
 	&ext2hole_attr_dio_pending.attr,
+	&ext2hole_attr_read_split.attr,
+	&ext2hole_attr_read_buffers.attr,
 	&ext2hole_attr_dx_lookups.attr,
 	&ext2hole_attr_dx_blocks.attr,
 	&ext2hole_attr_linear_lookups.attr,
