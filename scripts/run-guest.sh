@@ -9,6 +9,11 @@
 # EXT2HOLE_APPEND (extra kernel command-line words for every boot),
 # EXT2HOLE_ACCEL (kvm or tcg; by default a probe looks for a working KVM),
 # EXT2HOLE_TCG_CPU_FLAGS (appended to TCG's "max" CPU model, e.g. ",la57=off").
+# Guests boot with init_on_alloc=0: Debian's kernels zero every page they
+# allocate (CONFIG_INIT_ON_ALLOC_DEFAULT_ON), which would hide a page-cache
+# folio the filesystem forgot to zero (a hole, a tail past EOF) behind the
+# allocator's zeros; without it such a folio shows the stale bytes of the
+# page's last user, and the tests see them.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +66,7 @@ esac
 args=(-accel "$accel" -cpu "$cpu" -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HOLE_SMP:-2}"
       -display none -monitor none -serial stdio -no-reboot
       -kernel "$kernel" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 loglevel=5 ${EXT2HOLE_APPEND:-} $append")
+      -append "console=ttyS0 panic=-1 loglevel=5 init_on_alloc=0 ${EXT2HOLE_APPEND:-} $append")
 for d in "${disks[@]}"; do
 	args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
 done
