@@ -245,16 +245,19 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
  * generic_write_end() use: a folio from 6.12, a page before.  The module
  * keeps order-0 folios (it never sets mapping_set_large_folios()), so the
  * two name the same memory: ext2hole_wb_page() gives the page of one,
- * ext2hole_page_wb() the one of a page.
+ * ext2hole_page_wb() the one of a page, ext2hole_folio_wb() the one of a
+ * folio.
  */
 #ifdef EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN
 #define EXT2HOLE_WB_PAGE		struct folio
 #define ext2hole_wb_page(p)		(&(p)->page)
 #define ext2hole_page_wb(pg)		page_folio(pg)
+#define ext2hole_folio_wb(f)		(f)
 #else
 #define EXT2HOLE_WB_PAGE		struct page
 #define ext2hole_wb_page(p)		(p)
 #define ext2hole_page_wb(pg)		(pg)
+#define ext2hole_folio_wb(f)		(&(f)->page)
 #endif
 
 /* The page cache of the device under @sb: its metadata buffers live there. */
@@ -284,9 +287,11 @@ ext2hole_create_empty_buffers(struct folio *folio, unsigned long blocksize,
 #ifdef EXT2HOLE_HAVE_FOLIO_WRITEPAGE_T
 #define EXT2HOLE_WCP_PAGE		struct folio
 #define ext2hole_wcp_page(p)		(&(p)->page)
+#define ext2hole_wcp_folio(p)		(p)
 #else
 #define EXT2HOLE_WCP_PAGE		struct page
 #define ext2hole_wcp_page(p)		(p)
+#define ext2hole_wcp_folio(p)		page_folio(p)
 #endif
 
 #ifndef EXT2HOLE_HAVE_VMF_FS_ERROR
@@ -309,6 +314,25 @@ static inline vm_fault_t vmf_fs_error(int err)
 #else
 #define EXT2HOLE_AOPS_ERROR_REMOVE \
 	.error_remove_page = generic_error_remove_page
+#endif
+
+/*
+ * The folio at @index, locked, or NULL when none is cached:
+ * filemap_lock_folio() returns NULL up to 6.3, an ERR_PTR from 6.4.
+ */
+static inline struct folio *ext2hole_lock_folio(struct address_space *mapping,
+						pgoff_t index)
+{
+	struct folio *folio = filemap_lock_folio(mapping, index);
+
+	return IS_ERR_OR_NULL(folio) ? NULL : folio;
+}
+
+/* The folio of a buffer: b_folio from 6.2, the page's before. */
+#if EXT2HOLE_SINCE(6, 2, 0)
+#define ext2hole_bh_folio(bh)		((bh)->b_folio)
+#else
+#define ext2hole_bh_folio(bh)		page_folio((bh)->b_page)
 #endif
 
 /* @len bytes of a folio from byte @off into a bio: bio_add_folio() from 6.4. */

@@ -78,17 +78,17 @@ int hole_init(const struct hole_operations *ops);
 void hole_exit(void);
 int hole_prepare(struct inode *inode, loff_t from, loff_t to,
 		 get_block_t *get_block);
-struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
-				    loff_t pos, get_block_t *get_block);
-int hole_prepare_page(struct inode *inode, struct page *page,
-		      loff_t from, loff_t to, get_block_t *get_block);
+struct buffer_head *hole_folio_block(struct inode *inode, struct folio *folio,
+				     loff_t pos, get_block_t *get_block);
+int hole_prepare_folio(struct inode *inode, struct folio *folio,
+		       loff_t from, loff_t to, get_block_t *get_block);
 bool hole_wrprotect(struct inode *inode, loff_t pos);
 void hole_finish(struct inode *inode, loff_t from, loff_t to);
 vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 				     get_block_t *get_block);
 vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				   get_block_t *get_block);
-int hole_write_full_page(struct page *page, get_block_t *get_block,
+int hole_write_full_page(struct folio *folio, get_block_t *get_block,
 			 struct writeback_control *wbc);
 int hole_writepages(struct address_space *mapping,
 		    struct writeback_control *wbc, get_block_t *get_block);

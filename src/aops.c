@@ -14,7 +14,7 @@
 
 static int ext2hole_writepage(struct page *page, struct writeback_control *wbc)
 {
-	return hole_write_full_page(page, ext2hole_get_block, wbc);
+	return hole_write_full_page(page_folio(page), ext2hole_get_block, wbc);
 }
 
 static int ext2hole_aops_writepages(struct address_space *mapping,
@@ -51,7 +51,7 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
  * @fsdata: out: the old EOF page, kept locked until write_end, or NULL
  *
  * A write starting beyond EOF creates a hole from the old size to @pos:
- * hole_prepare_page() write-protects the page straddling the old
+ * hole_prepare_folio() write-protects the page straddling the old
  * size (the old EOF page) and zeroes it from there, here in
  * write_begin.  The old EOF page stays locked until write_end has grown
  * i_size, so the size grows only together with the data (a failed or
@@ -81,8 +81,8 @@ static int ext2hole_write_begin(struct file *file,
 						       size >> PAGE_SHIFT);
 		if (!eof_page)
 			return -ENOMEM;
-		err = hole_prepare_page(inode, eof_page, size, pos,
-					ext2hole_get_block);
+		err = hole_prepare_folio(inode, page_folio(eof_page), size,
+					 pos, ext2hole_get_block);
 		if (err)
 			goto out_eof;
 		hole = false;
@@ -95,8 +95,8 @@ static int ext2hole_write_begin(struct file *file,
 	}
 	if (hole) {
 		/* the hole starts in the page written to */
-		err = hole_prepare_page(inode, page, size, pos,
-					ext2hole_get_block);
+		err = hole_prepare_folio(inode, page_folio(page), size, pos,
+					 ext2hole_get_block);
 		if (err)
 			goto out_page;
 	}

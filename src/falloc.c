@@ -40,16 +40,16 @@ static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
 {
 	struct address_space *mapping = inode->i_mapping;
 	unsigned int bsize = i_blocksize(inode);
-	unsigned int offset = offset_in_page(from);
 	struct buffer_head *bh;
-	struct page *page;
+	struct folio *folio;
 	int err = 0;
 
 	if (from >= to)
 		return 0;
-	page = find_lock_page(mapping, from >> PAGE_SHIFT);
-	if (!page) {
+	folio = ext2hole_lock_folio(mapping, from >> PAGE_SHIFT);
+	if (!folio) {
 		struct buffer_head map_bh = { .b_size = bsize };
+		struct page *page;
 
 		err = ext2hole_get_block(inode, from >> inode->i_blkbits,
 					 &map_bh, 0);
@@ -58,19 +58,20 @@ static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
 		page = grab_cache_page(mapping, from >> PAGE_SHIFT);
 		if (!page)
 			return -ENOMEM;
+		folio = page_folio(page);
 	}
-	wait_on_page_writeback(page);
-	bh = hole_page_block(inode, page, from, ext2hole_get_block);
+	folio_wait_writeback(folio);
+	bh = hole_folio_block(inode, folio, from, ext2hole_get_block);
 	if (IS_ERR(bh)) {
 		err = PTR_ERR(bh);
 		goto out;
 	}
-	zero_user(page, offset, to - from);
+	folio_zero_range(folio, offset_in_folio(folio, from), to - from);
 	if (buffer_mapped(bh) || buffer_delay(bh))
 		mark_buffer_dirty(bh);
 out:
-	unlock_page(page);
-	put_page(page);
+	folio_unlock(folio);
+	folio_put(folio);
 	return err;
 }
 

@@ -128,7 +128,7 @@ static void ext2hole_iomap_cached(struct iomap *iomap, pgoff_t cached)
  * DIRTY and WRITEBACK tags are read first, in one snapshot, and the map
  * after.  A page with data the snapshot saw neither dirty nor under
  * writeback had its blocks in the map before the snapshot, because
- * ext2hole's writeback (hole_write_page(), src/hole.c) allocates
+ * ext2hole's writeback (hole_write_folio(), src/hole.c) allocates
  * every delayed buffer with get_block(create=1), which splices it into
  * the map under i_map_mutex, before set_page_writeback(); the writeback
  * tag then stays until the I/O has completed.  The map is read under the

@@ -31,7 +31,7 @@
  * holds i_rwsem and the invalidate lock exclusive around hole_prepare(),
  * i_size_write() and hole_finish(), and page_mkwrite takes the invalidate
  * lock shared.  A write beyond EOF keeps the old EOF page locked from
- * hole_prepare_page() until i_size covers its data, and page_mkwrite needs
+ * hole_prepare_folio() until i_size covers its data, and page_mkwrite needs
  * the page lock.  Either way a store that needs page_mkwrite lands before
  * the page is write-protected and zeroed (and is zeroed), or runs after
  * the new i_size is visible (and allocates, or delays, the newly valid
@@ -56,32 +56,32 @@
 static struct hole_operations hole_ops __ro_after_init;
 
 /**
- * hole_page_block - the buffer of a locked page that holds a byte
+ * hole_folio_block - the buffer of a locked folio that holds a byte
  * @inode: the file
- * @page: the locked page holding @pos
+ * @folio: the locked folio holding @pos
  * @pos: a byte of the file
  * @get_block: the filesystem's block mapping function (a lookup only)
  *
- * Gives @page buffers if it has none and returns the one holding @pos,
+ * Gives @folio buffers if it has none and returns the one holding @pos,
  * mapped when its block is allocated and then uptodate (read from disk
- * unless the whole page is uptodate), so that zeroing part of it and
+ * unless the whole folio is uptodate), so that zeroing part of it and
  * marking it dirty writes the rest of the block back as it was.  A hole
  * comes back neither mapped nor delayed.
  *
  * Return: the buffer, or an ERR_PTR of -EIO or of @get_block's error.
  */
-struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
-				    loff_t pos, get_block_t *get_block)
+struct buffer_head *hole_folio_block(struct inode *inode, struct folio *folio,
+				     loff_t pos, get_block_t *get_block)
 {
 	unsigned int bsize = i_blocksize(inode);
-	unsigned int offset = offset_in_page(pos);
+	size_t offset = offset_in_folio(folio, pos);
 	struct buffer_head *bh;
-	unsigned int bstart;
+	size_t bstart;
 	int err;
 
-	if (!page_has_buffers(page))
-		ext2hole_create_empty_buffers(page_folio(page), bsize, 0);
-	bh = page_buffers(page);
+	bh = folio_buffers(folio);
+	if (!bh)
+		bh = ext2hole_create_empty_buffers(folio, bsize, 0);
 	for (bstart = bsize; bstart <= offset; bstart += bsize)
 		bh = bh->b_this_page;
 
@@ -91,7 +91,7 @@ struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
 			return ERR_PTR(err);
 	}
 	if (buffer_mapped(bh) && !buffer_uptodate(bh)) {
-		if (PageUptodate(page))
+		if (folio_test_uptodate(folio))
 			set_buffer_uptodate(bh);
 		else if (bh_read(bh, 0) < 0)
 			return ERR_PTR(-EIO);
@@ -100,19 +100,19 @@ struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
 }
 
 /**
- * hole_prepare_page - zero the hole's part of a locked page
+ * hole_prepare_folio - zero the hole's part of a locked folio
  * @inode: the inode whose size grows
- * @page: the locked page straddling @from; it may be new and not uptodate
+ * @folio: the locked folio straddling @from; it may be new and not uptodate
  * @from: the old size: the hole starts here
  * @to: the new size (or the start of the data written beyond @from)
  * @get_block: the filesystem's block mapping function
  *
- * The page is first write-protected, so that no store through a PTE made
+ * The folio is first write-protected, so that no store through a PTE made
  * writable while @from was EOF can land after the zeroing: the next store
- * faults into page_mkwrite, which needs the page lock and so sees the new
- * i_size if the caller keeps the page locked (the write path) or holds the
+ * faults into page_mkwrite, which needs the folio lock and so sees the new
+ * i_size if the caller keeps the folio locked (the write path) or holds the
  * invalidate lock exclusive (setsize) until i_size has grown.  Then the
- * page is zeroed from @from up to min(page end, @to).  The block straddling
+ * folio is zeroed from @from up to min(folio end, @to).  The block straddling
  * @from is zeroed on disk too: it is read first when it is mapped and not
  * uptodate, and marked dirty, because new-style writeback writes whole
  * buffers and its tail on disk may hold bytes stored through a mapping
@@ -121,25 +121,25 @@ struct buffer_head *hole_page_block(struct inode *inode, struct page *page,
  * Return: 0, -EIO, or the error of @get_block; any error must abort the
  * size change.
  */
-int hole_prepare_page(struct inode *inode, struct page *page,
-		      loff_t from, loff_t to, get_block_t *get_block)
+int hole_prepare_folio(struct inode *inode, struct folio *folio,
+		       loff_t from, loff_t to, get_block_t *get_block)
 {
 	unsigned int bsize = i_blocksize(inode);
-	unsigned int offset = offset_in_page(from);
+	size_t offset = offset_in_folio(folio, from);
 	struct buffer_head *bh = NULL;
-	unsigned int len;
+	size_t len;
 	int err = 0;
 
 	lockdep_assert_held(&inode->i_rwsem);
-	if (from >= to || !offset)
+	if (from >= to || !offset_in_page(from))
 		return 0;
 
-	if (folio_mkclean(page_folio(page)))
-		set_page_dirty(page);
-	folio_wait_stable(page_folio(page));
+	if (folio_mkclean(folio))
+		folio_mark_dirty(folio);
+	folio_wait_stable(folio);
 
 	if (from & (bsize - 1)) {
-		bh = hole_page_block(inode, page, from, get_block);
+		bh = hole_folio_block(inode, folio, from, get_block);
 		if (IS_ERR(bh)) {
 			err = PTR_ERR(bh);
 			bh = NULL;
@@ -150,8 +150,8 @@ int hole_prepare_page(struct inode *inode, struct page *page,
 			bh = NULL;
 	}
 
-	len = min_t(loff_t, PAGE_SIZE - offset, to - from);
-	zero_user(page, offset, len);
+	len = min_t(loff_t, folio_size(folio) - offset, to - from);
+	folio_zero_range(folio, offset, len);
 	if (bh)
 		mark_buffer_dirty(bh);
 	atomic64_inc(&hole_ops.stats(inode->i_sb)->holes_prepared);
@@ -172,7 +172,7 @@ out:
  * page_mkwrite and the creation of pages by faults away until i_size has
  * grown.  So when the page straddling @from is not cached and the block
  * straddling @from is a hole, there is nothing to zero; otherwise see
- * hole_prepare_page().
+ * hole_prepare_folio().
  *
  * Return: 0, -ENOMEM, -EIO, or the error of @get_block.
  */
@@ -182,15 +182,16 @@ int hole_prepare(struct inode *inode, loff_t from, loff_t to,
 	struct address_space *mapping = inode->i_mapping;
 	unsigned int bsize = i_blocksize(inode);
 	pgoff_t index = from >> PAGE_SHIFT;
-	struct page *page;
+	struct folio *folio;
 	int err;
 
 	if (from >= to || !offset_in_page(from))
 		return 0;
 
-	page = find_lock_page(mapping, index);
-	if (!page) {
+	folio = ext2hole_lock_folio(mapping, index);
+	if (!folio) {
 		struct buffer_head map_bh = { .b_size = bsize };
+		struct page *page;
 
 		if (!(from & (bsize - 1)))
 			return 0;
@@ -200,10 +201,11 @@ int hole_prepare(struct inode *inode, loff_t from, loff_t to,
 		page = grab_cache_page(mapping, index);
 		if (!page)
 			return -ENOMEM;
+		folio = page_folio(page);
 	}
-	err = hole_prepare_page(inode, page, from, to, get_block);
-	unlock_page(page);
-	put_page(page);
+	err = hole_prepare_folio(inode, folio, from, to, get_block);
+	folio_unlock(folio);
+	folio_put(folio);
 	return err;
 }
 
@@ -221,14 +223,15 @@ int hole_prepare(struct inode *inode, loff_t from, loff_t to,
  */
 bool hole_wrprotect(struct inode *inode, loff_t pos)
 {
-	struct page *page = find_lock_page(inode->i_mapping, pos >> PAGE_SHIFT);
+	struct folio *folio = ext2hole_lock_folio(inode->i_mapping,
+						  pos >> PAGE_SHIFT);
 
-	if (!page)
+	if (!folio)
 		return false;
-	if (folio_mkclean(page_folio(page)))
-		set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
+	if (folio_mkclean(folio))
+		folio_mark_dirty(folio);
+	folio_unlock(folio);
+	folio_put(folio);
 	return true;
 }
 
@@ -284,46 +287,44 @@ static void hole_count_mkwrite_error(struct hole_stats *st, int err)
 /*
  * Common entry of both page_mkwrite policies: freeze protection, the
  * invalidate lock (shared: size changes hold it exclusive), time update
- * and the page lock.  The times are stamped under the lock, so that a size
+ * and the folio lock.  The times are stamped under the lock, so that a size
  * change or setattr, which stamp them holding it exclusive, never writes
- * them at the same time.  Returns the page locked, or false when the page
+ * them at the same time.  Returns the folio locked, or false when the folio
  * was truncated or lies wholly beyond EOF; then everything is dropped
  * again.
  */
-static bool hole_mkwrite_begin(struct vm_fault *vmf, loff_t *size)
+static bool hole_mkwrite_begin(struct vm_fault *vmf, struct folio *folio,
+			       loff_t *size)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
-	struct page *page = vmf->page;
 
 	sb_start_pagefault(inode->i_sb);
 	filemap_invalidate_lock_shared(inode->i_mapping);
 	file_update_time(vmf->vma->vm_file);
-	lock_page(page);
+	folio_lock(folio);
 	*size = i_size_read(inode);
-	if (page->mapping != inode->i_mapping || page_offset(page) >= *size) {
-		unlock_page(page);
+	if (folio->mapping != inode->i_mapping || folio_pos(folio) >= *size) {
+		folio_unlock(folio);
 		return false;
 	}
 	return true;
 }
 
 /*
- * The fault's outcome, for both policies, with the page locked: on success
+ * The fault's outcome, for both policies, with the folio locked: on success
  * it stays locked, dirty and stable for the store; on @err it is unlocked
  * and the error counted.  Returns what page_mkwrite returns.
  */
-static vm_fault_t hole_mkwrite_done(struct vm_fault *vmf,
+static vm_fault_t hole_mkwrite_done(struct folio *folio,
 				    struct hole_stats *st, int err)
 {
-	struct page *page = vmf->page;
-
 	if (err) {
-		unlock_page(page);
+		folio_unlock(folio);
 		hole_count_mkwrite_error(st, err);
 		return vmf_fs_error(err);
 	}
-	set_page_dirty(page);
-	folio_wait_stable(page_folio(page));
+	folio_mark_dirty(folio);
+	folio_wait_stable(folio);
 	return VM_FAULT_LOCKED;
 }
 
@@ -336,11 +337,11 @@ static void hole_mkwrite_end(struct vm_fault *vmf)
 }
 
 /*
- * Map the @n buffers of a page from @bh on (logical blocks from @block)
+ * Map the @n buffers of a folio from @bh on (logical blocks from @block)
  * with one get_block(create=1) call, through a buffer that stands for
  * them: b_page set, b_size their bytes (ext2hole_get_block() fills up to
  * that many holes of one pointer array from one allocation).  get_block
- * may map fewer, down to the first; those it maps are set on the page's
+ * may map fewer, down to the first; those it maps are set on the folio's
  * buffers, new when the run is.  Returns how many (at least 1), or
  * get_block's error.
  */
@@ -368,28 +369,29 @@ static int hole_map_run(struct inode *inode, struct buffer_head *bh,
 }
 
 /*
- * Allocate the first run of holes among @page's blocks below @end with one
- * get_block call (hole_map_run()), instead of one call (one lock, one
+ * Allocate the first run of holes among @folio's blocks below @end with
+ * one get_block call (hole_map_run()), instead of one call (one lock, one
  * bitmap search, one quota charge) per block.  The buffers it maps are
  * made uptodate and dirty, as __block_write_begin() leaves the new
- * buffers of an uptodate page, so that they are written whatever happens
+ * buffers of an uptodate folio, so that they are written whatever happens
  * next; any hole left, and any error, is __block_write_begin()'s, which
  * maps and reports block by block.  A delayed buffer ends the run: its
  * block is writeback's to allocate.
  */
-static void hole_alloc_run(struct inode *inode, struct page *page,
-			   unsigned int end, get_block_t *get_block)
+static void hole_alloc_run(struct inode *inode, struct folio *folio,
+			   size_t end, get_block_t *get_block)
 {
-	unsigned int bits = inode->i_blkbits, off, start = 0;
+	unsigned int bits = inode->i_blkbits;
 	struct buffer_head *head, *bh, *first = NULL;
+	size_t off, start = 0;
 	int n = 0, got, i;
 
-	if (!PageUptodate(page))
+	if (!folio_test_uptodate(folio))
 		return;
-	if (!page_has_buffers(page))
-		ext2hole_create_empty_buffers(page_folio(page),
-					      i_blocksize(inode), 0);
-	head = page_buffers(page);
+	head = folio_buffers(folio);
+	if (!head)
+		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
+						     0);
 	for (bh = head, off = 0; off < end; off += bh->b_size,
 	     bh = bh->b_this_page) {
 		bool hole = !buffer_mapped(bh) && !buffer_delay(bh);
@@ -404,9 +406,8 @@ static void hole_alloc_run(struct inode *inode, struct page *page,
 	}
 	if (n < 2)
 		return;
-	got = hole_map_run(inode, first,
-			   ((sector_t)page->index << (PAGE_SHIFT - bits)) +
-			   (start >> bits), n, get_block);
+	got = hole_map_run(inode, first, (folio_pos(folio) + start) >> bits,
+			   n, get_block);
 	if (got <= 0)
 		return;
 	atomic64_add(got, &hole_ops.stats(inode->i_sb)->mkwrite_run_blocks);
@@ -422,41 +423,42 @@ static void hole_alloc_run(struct inode *inode, struct page *page,
  * @vmf: the fault
  * @get_block: the filesystem's block mapping function
  *
- * Maps, allocating where needed, every block of the page inside i_size,
+ * Maps, allocating where needed, every block of the folio inside i_size,
  * so a store either has its blocks or fails here: ENOSPC, EDQUOT and EIO
  * raise SIGBUS at the fault instead of losing the data at writeback (no
  * silent loss).
  *
- * Return: VM_FAULT_LOCKED with the page locked and dirty, VM_FAULT_NOPAGE
- * when the page was truncated meanwhile, or the fault code of the error.
+ * Return: VM_FAULT_LOCKED with the folio locked and dirty,
+ * VM_FAULT_NOPAGE when the folio was truncated meanwhile, or the fault
+ * code of the error.
  */
 vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				   get_block_t *get_block)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct hole_stats *st = hole_ops.stats(inode->i_sb);
-	struct page *page = vmf->page;
-	unsigned int end;
+	struct folio *folio = page_folio(vmf->page);
 	vm_fault_t ret;
 	loff_t size;
+	size_t end;
 	int err = 0;
 
 	atomic64_inc(&st->mkwrite_alloc);
-	if (!hole_mkwrite_begin(vmf, &size)) {
+	if (!hole_mkwrite_begin(vmf, folio, &size)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
 
-	end = min_t(loff_t, size - page_offset(page), PAGE_SIZE);
-	hole_alloc_run(inode, page, end, get_block);
-	err = __block_write_begin(ext2hole_page_wb(page), 0, end,
-				  get_block);
-	if (!err)
-		block_commit_write(page, 0, end);	/* void from 6.12 */
-	ret = hole_mkwrite_done(vmf, st, err);
+	end = min_t(loff_t, size - folio_pos(folio), folio_size(folio));
+	hole_alloc_run(inode, folio, end, get_block);
+	err = __block_write_begin(ext2hole_folio_wb(folio), folio_pos(folio),
+				  end, get_block);
+	if (!err)	/* void from 6.12 */
+		block_commit_write(&folio->page, 0, end);
+	ret = hole_mkwrite_done(folio, st, err);
 out:
 	hole_mkwrite_end(vmf);
-	trace_ext2hole_page_mkwrite(inode, page->index, true, err, ret);
+	trace_ext2hole_page_mkwrite(inode, vmf->pgoff, true, err, ret);
 	return ret;
 }
 
@@ -468,7 +470,7 @@ out:
  *	will take (the disk quota) and marks it delayed, or fails (-EDQUOT)
  *
  * The series' noalloc_page_mkwrite: allocates nothing, but passes every
- * buffer of the page inside i_size that is neither mapped nor delayed to
+ * buffer of the folio inside i_size that is neither mapped nor delayed to
  * @get_block, so that writeback maps the delayed ones with
  * get_block(create=1).  Whatever @get_block could reserve here cannot
  * fail there; what it does not reserve (free blocks: there is no count of
@@ -478,17 +480,19 @@ out:
  * back (hole_operations.delay_cancel) and the fault fails: EDQUOT raises
  * SIGBUS at the store, as under mkwrite=alloc (no silent loss).
  *
- * Return: VM_FAULT_LOCKED with the page locked and dirty,
- * VM_FAULT_NOPAGE when the page was truncated meanwhile, or the fault
- * code of the error.
+ * Return: VM_FAULT_LOCKED with the folio locked and dirty,
+ * VM_FAULT_NOPAGE when the folio was truncated meanwhile, VM_FAULT_OOM, or
+ * the fault code of the error.
  */
 vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 				     get_block_t *get_block)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct hole_stats *st = hole_ops.stats(inode->i_sb);
-	struct page *page = vmf->page;
-	DECLARE_BITMAP(delayed, MAX_BUF_PER_PAGE);
+	struct folio *folio = page_folio(vmf->page);
+	unsigned int nr = folio_size(folio) >> inode->i_blkbits;
+	DECLARE_BITMAP(on_stack, MAX_BUF_PER_PAGE);
+	unsigned long *delayed = on_stack;
 	struct buffer_head *head, *bh;
 	sector_t block;
 	vm_fault_t ret;
@@ -496,19 +500,29 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	int err = 0, i;
 
 	atomic64_inc(&st->mkwrite_noalloc);
-	if (!hole_mkwrite_begin(vmf, &size)) {
+	if (!hole_mkwrite_begin(vmf, folio, &size)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
 
-	if (!page_has_buffers(page))
-		ext2hole_create_empty_buffers(page_folio(page),
-					      i_blocksize(inode), 0);
-	bitmap_zero(delayed, MAX_BUF_PER_PAGE);
-	block = (sector_t)page->index << (PAGE_SHIFT - inode->i_blkbits);
-	head = page_buffers(page);
+	/* the buffers this fault delays, to give back if a later one fails */
+	if (nr > MAX_BUF_PER_PAGE) {
+		delayed = bitmap_zalloc(nr, GFP_NOFS);
+		if (!delayed) {
+			folio_unlock(folio);
+			ret = VM_FAULT_OOM;
+			goto out;
+		}
+	} else {
+		bitmap_zero(delayed, MAX_BUF_PER_PAGE);
+	}
+	head = folio_buffers(folio);
+	if (!head)
+		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
+						     0);
+	off = folio_pos(folio);
+	block = off >> inode->i_blkbits;
 	bh = head;
-	off = page_offset(page);
 	i = 0;
 	do {
 		/*
@@ -540,10 +554,12 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 			i++;
 		} while (bh != head);
 	}
-	ret = hole_mkwrite_done(vmf, st, err);
+	if (delayed != on_stack)
+		bitmap_free(delayed);
+	ret = hole_mkwrite_done(folio, st, err);
 out:
 	hole_mkwrite_end(vmf);
-	trace_ext2hole_page_mkwrite(inode, page->index, false, err, ret);
+	trace_ext2hole_page_mkwrite(inode, vmf->pgoff, false, err, ret);
 	return ret;
 }
 
@@ -633,22 +649,24 @@ static void hole_eof_end_io(struct bio *bio)
 static void hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 			   loff_t i_size, struct writeback_control *wbc)
 {
-	loff_t start = page_offset(bh->b_page) + bh_offset(bh);
-	unsigned int offset = bh_offset(bh);
-	struct page *page = bh->b_page;
+	struct folio *folio = ext2hole_bh_folio(bh);
+	loff_t start = folio_pos(folio) + bh_offset(bh);
+	size_t offset = bh_offset(bh);
 	bio_end_io_t *end_io = hole_bh_end_io;
+	struct page *page = NULL;
 	struct bio *bio;
 
 	if (i_size > start && i_size < start + bh->b_size) {
-		unsigned int valid = i_size - start;
+		size_t valid = i_size - start;
 		char *dst;
 
 		/* GFP_NOIO may sleep: mempool_alloc() then never returns NULL */
 		page = mempool_alloc(hole_bounce_pool, GFP_NOIO);
-		offset = 0;
 		end_io = hole_eof_end_io;
 		dst = kmap_local_page(page);
-		memcpy_from_page(dst, bh->b_page, bh_offset(bh), valid);
+		/* a buffer lies within one page of its folio */
+		memcpy_from_page(dst, folio_page(folio, offset >> PAGE_SHIFT),
+				 offset_in_page(offset), valid);
 		memset(dst + valid, 0, bh->b_size - valid);
 		kunmap_local(dst);
 	}
@@ -658,38 +676,43 @@ static void hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 	/* GFP_NOIO may sleep: the bioset's mempool never returns NULL */
 	bio = bio_alloc(bh->b_bdev, 1, opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = bh->b_blocknr * (bh->b_size >> 9);
-	__bio_add_page(bio, page, bh->b_size, offset);	/* a fresh 1-vec bio */
+	/* a fresh 1-vec bio: the zero-tailed copy, or the buffer in place */
+	if (page)
+		__bio_add_page(bio, page, bh->b_size, 0);
+	else
+		ext2hole_bio_add_folio(bio, folio, bh->b_size, offset);
 	bio->bi_end_io = end_io;
 	bio->bi_private = bh;
 	wbc_init_bio(wbc, bio);
-	ext2hole_wbc_account(wbc, bh->b_page, bh->b_size);
+	ext2hole_wbc_account(wbc, &folio->page, bh->b_size);
 	submit_bio(bio);
 }
 
 /*
- * Writeback context.  @bio is a write bio being built: whole pages whose
+ * Writeback context.  @bio is a write bio being built: whole folios whose
  * buffers are all dirty, mapped and contiguous on disk, appended while
- * each page's first block follows the previous page's last one.  It is
- * submitted when the next page does not follow, when it is full, when a
- * page goes the per-buffer way (so the order of submission stays the order
- * of the pages) and at the end of the writeback.
+ * each folio's first block follows the previous folio's last one.  It is
+ * submitted when the next folio does not follow, when it is full, when a
+ * folio goes the per-buffer way (so the order of submission stays the
+ * order of the folios) and at the end of the writeback.
  */
 struct hole_wb_ctx {
 	get_block_t *get_block;
 	struct hole_stats *st;
 	struct bio *bio;
-	sector_t next_sector;	/* where a page must start to join @bio */
+	sector_t next_sector;	/* where a folio must start to join @bio */
 };
 
 /*
- * Completion of a multi-block bio: every buffer of every page ends as if
+ * Completion of a multi-block bio: every buffer of every folio ends as if
  * it had been written by its own bio, through its b_end_io
  * (end_buffer_async_write): uptodate or write_io_error and the errseq of
- * the mapping, the buffer unlocked, and the page's writeback ended by its
- * last buffer.  The buffers of a page are collected before the first of
- * them completes; after the last one the page may be freed.  The pages
- * are found from the bio's vectors alone, never from a page whose
- * writeback has ended.
+ * the mapping, the buffer unlocked, and the folio's writeback ended by its
+ * last buffer, after which the folio and its buffers may be freed.  So
+ * each buffer's successor is read before the buffer completes, the
+ * folio's size before its first buffer does, and the folios are found
+ * from the bio's vectors alone (not bio_for_each_folio_all(), which reads
+ * a folio to step past it), never from a folio whose writeback has ended.
  */
 static void hole_wb_end_io(struct bio *bio)
 {
@@ -698,30 +721,28 @@ static void hole_wb_end_io(struct bio *bio)
 
 	for (i = 0; i < bio->bi_vcnt; i++) {
 		struct bio_vec *bv = &bio->bi_io_vec[i];
-		unsigned int off;
+		size_t off, size;
 
-		/* whole pages only, at offset 0: see hole_wb_add_page() */
-		for (off = 0; off < bv->bv_len; off += PAGE_SIZE) {
+		/* whole folios only, at offset 0: see hole_wb_add_folio() */
+		for (off = 0; off < bv->bv_len; off += size) {
 			struct page *page = nth_page(bv->bv_page,
 						     (bv->bv_offset + off) >> PAGE_SHIFT);
-			struct buffer_head *bhs[MAX_BUF_PER_PAGE];
-			struct buffer_head *head, *bh;
-			int n = 0, k;
+			struct folio *folio = page_folio(page);
+			struct buffer_head *head, *bh, *next;
 
-			head = bh = page_buffers(page);
+			size = folio_size(folio);
+			head = bh = folio_buffers(folio);
 			do {
-				bhs[n++] = bh;
-			} while ((bh = bh->b_this_page) != head);
-			for (k = 0; k < n; k++) {
 				int ok = uptodate;
 
-				/* before b_end_io: the page is under writeback */
+				next = bh->b_this_page;
+				/* before b_end_io: the folio is under writeback */
 				if (ok)
-					hole_ops.written(bhs[k]);
-				else if (hole_ops.write_failed(bhs[k]))
+					hole_ops.written(bh);
+				else if (hole_ops.write_failed(bh))
 					ok = 1;	/* kept dirty by the filesystem */
-				bhs[k]->b_end_io(bhs[k], ok);
-			}
+				bh->b_end_io(bh, ok);
+			} while ((bh = next) != head);
 		}
 	}
 	bio_put(bio);
@@ -737,18 +758,18 @@ static void hole_wb_submit(struct hole_wb_ctx *ctx)
 }
 
 /*
- * Can the page go to disk whole, as one bio segment?  Every buffer must be
- * locked and marked for async write (all were dirty, mapped and locked),
- * their blocks consecutive on one device, and the page wholly inside
- * i_size: the page straddling EOF needs the zero-tailed copy of
+ * Can the folio go to disk whole, as one bio segment?  Every buffer must
+ * be locked and marked for async write (all were dirty, mapped and
+ * locked), their blocks consecutive on one device, and the folio wholly
+ * inside i_size: the folio straddling EOF needs the zero-tailed copy of
  * hole_submit_bh(), and buffers beyond EOF go the per-buffer way.
  */
-static bool hole_page_whole(struct page *page, loff_t i_size)
+static bool hole_folio_whole(struct folio *folio, loff_t i_size)
 {
-	struct buffer_head *head = page_buffers(page), *bh = head;
+	struct buffer_head *head = folio_buffers(folio), *bh = head;
 	sector_t next = head->b_blocknr;
 
-	if (page_offset(page) + PAGE_SIZE > i_size)
+	if (folio_pos(folio) + folio_size(folio) > i_size)
 		return false;
 	do {
 		if (!buffer_async_write(bh) || bh->b_blocknr != next ||
@@ -760,15 +781,17 @@ static bool hole_page_whole(struct page *page, loff_t i_size)
 }
 
 /*
- * Append a whole page (see above) to the context's bio, starting a new one
- * as needed; each bio and page is attributed to @wbc's cgroup writeback.
+ * Append a whole folio (see above) to the context's bio, starting a new
+ * one as needed; each bio and folio is attributed to @wbc's cgroup
+ * writeback.
  */
-static void hole_wb_add_page(struct hole_wb_ctx *ctx, struct page *page,
-			     blk_opf_t opf, struct writeback_control *wbc)
+static void hole_wb_add_folio(struct hole_wb_ctx *ctx, struct folio *folio,
+			      blk_opf_t opf, struct writeback_control *wbc)
 {
-	struct buffer_head *head = page_buffers(page), *bh = head;
+	struct buffer_head *head = folio_buffers(folio), *bh = head;
 	sector_t sector = head->b_blocknr * (head->b_size >> 9);
 	struct block_device *bdev = head->b_bdev;
+	size_t size = folio_size(folio);
 
 	/* what submit_bh() does for each buffer it writes */
 	do {
@@ -779,7 +802,7 @@ static void hole_wb_add_page(struct hole_wb_ctx *ctx, struct page *page,
 	if (ctx->bio) {
 		if (ctx->next_sector == sector && ctx->bio->bi_bdev == bdev &&
 		    ctx->bio->bi_opf == opf &&
-		    bio_add_page(ctx->bio, page, PAGE_SIZE, 0) == PAGE_SIZE)
+		    ext2hole_bio_add_folio(ctx->bio, folio, size, 0))
 			goto added;
 		hole_wb_submit(ctx);
 	}
@@ -788,17 +811,18 @@ static void hole_wb_add_page(struct hole_wb_ctx *ctx, struct page *page,
 	ctx->bio->bi_iter.bi_sector = sector;
 	ctx->bio->bi_end_io = hole_wb_end_io;
 	wbc_init_bio(wbc, ctx->bio);
-	__bio_add_page(ctx->bio, page, PAGE_SIZE, 0);	/* a fresh bio */
+	/* a fresh bio: the folio fits */
+	ext2hole_bio_add_folio(ctx->bio, folio, size, 0);
 added:
-	ext2hole_wbc_account(wbc, page, PAGE_SIZE);
-	ctx->next_sector = sector + (PAGE_SIZE >> 9);
+	ext2hole_wbc_account(wbc, &folio->page, size);
+	ctx->next_sector = sector + (size >> 9);
 	atomic64_inc(&ctx->st->pages_bio);
 }
 
 /*
  * Allocate the delayed dirty buffer @bh (logical @block, at file offset
  * @off) together with the delayed dirty buffers after it inside @i_size,
- * up to the page's end, in one get_block call (hole_map_run()); what it
+ * up to the folio's end, in one get_block call (hole_map_run()); what it
  * does not map stays delayed for the caller's next steps.  Returns how
  * many buffers were mapped (at least 1), or the error for @bh.
  */
@@ -806,7 +830,8 @@ static int hole_wb_map_delayed(struct inode *inode, struct buffer_head *bh,
 			       sector_t block, loff_t off, loff_t i_size,
 			       get_block_t *get_block)
 {
-	struct buffer_head *head = page_buffers(bh->b_page), *b = bh;
+	struct buffer_head *head = folio_buffers(ext2hole_bh_folio(bh));
+	struct buffer_head *b = bh;
 	int n = 0, i;
 
 	do {
@@ -829,40 +854,40 @@ static int hole_wb_map_delayed(struct inode *inode, struct buffer_head *bh,
 }
 
 /*
- * Give every dirty buffer of @page inside @i_size a block: a delayed one
+ * Give every dirty buffer of @folio inside @i_size a block: a delayed one
  * is allocated (counted in *@nr_delayed), several at a time where they
  * follow each other (hole_wb_map_delayed()), another looked up.  A buffer
- * beyond EOF (stored through a mapping, never written) is cleaned.  A page
- * without buffers (which page_mkwrite and write_begin never leave dirty)
- * gets them, delayed inside i_size with nothing reserved: get_block charges
- * them as it allocates.  After the first failure the remaining buffers
- * stay dirty for the next attempt (*@redirty).  Returns 0 or the error.
+ * beyond EOF (stored through a mapping, never written) is cleaned.  A
+ * folio without buffers (which page_mkwrite and write_begin never leave
+ * dirty) gets them, delayed inside i_size with nothing reserved: get_block
+ * charges them as it allocates.  After the first failure the remaining
+ * buffers stay dirty for the next attempt (*@redirty).  Returns 0 or the
+ * error.
  */
-static int hole_wb_map_buffers(struct page *page, struct hole_wb_ctx *ctx,
+static int hole_wb_map_buffers(struct folio *folio, struct hole_wb_ctx *ctx,
 			       loff_t i_size, int *nr_delayed, bool *redirty)
 {
-	struct inode *inode = page->mapping->host;
+	struct inode *inode = folio->mapping->host;
 	unsigned int bsize = i_blocksize(inode);
-	sector_t block = (sector_t)page->index <<
-			 (PAGE_SHIFT - inode->i_blkbits);
-	loff_t off = page_offset(page);
+	loff_t off = folio_pos(folio);
+	sector_t block = off >> inode->i_blkbits;
 	struct buffer_head *head, *bh;
 	int err = 0, ret;
 
-	if (!page_has_buffers(page)) {
-		ext2hole_create_empty_buffers(page_folio(page), bsize,
-					      BIT(BH_Dirty) | BIT(BH_Uptodate));
-		bh = head = page_buffers(page);
+	if (!folio_buffers(folio)) {
+		bh = head = ext2hole_create_empty_buffers(folio, bsize,
+							  BIT(BH_Dirty) |
+							  BIT(BH_Uptodate));
 		do {
 			if (off < i_size)
 				set_buffer_delay(bh);
 			off += bsize;
 			bh = bh->b_this_page;
 		} while (bh != head);
-		off = page_offset(page);
+		off = folio_pos(folio);
 	}
 
-	bh = head = page_buffers(page);
+	bh = head = folio_buffers(folio);
 	do {
 		if (!buffer_dirty(bh) || buffer_mapped(bh)) {
 			/* clean, or ready to write */
@@ -901,14 +926,14 @@ static int hole_wb_map_buffers(struct page *page, struct hole_wb_ctx *ctx,
 }
 
 /*
- * Lock every mapped dirty buffer of @page and mark it for async write.  A
+ * Lock every mapped dirty buffer of @folio and mark it for async write.  A
  * non-blocking writeback that cannot lock a buffer leaves it and redirties
- * the page (*@redirty), as the kernel's writeback does.
+ * the folio (*@redirty), as the kernel's writeback does.
  */
-static void hole_wb_lock_buffers(struct page *page,
+static void hole_wb_lock_buffers(struct folio *folio,
 				 struct writeback_control *wbc, bool *redirty)
 {
-	struct buffer_head *head = page_buffers(page), *bh = head;
+	struct buffer_head *head = folio_buffers(folio), *bh = head;
 
 	do {
 		if (!buffer_mapped(bh) || !buffer_dirty(bh))
@@ -927,29 +952,30 @@ static void hole_wb_lock_buffers(struct page *page,
 }
 
 /*
- * Send the buffers of @page marked for async write, the page under
- * writeback: a whole page (every buffer, nothing redirtied) joins @ctx's
+ * Send the buffers of @folio marked for async write, the folio under
+ * writeback: a whole folio (every buffer, nothing redirtied) joins @ctx's
  * bio as one segment; otherwise the context's bio goes first and each
  * buffer gets a bio of its own.  Returns the buffers sent.
  */
-static int hole_wb_send_page(struct page *page, struct writeback_control *wbc,
-			     struct hole_wb_ctx *ctx, loff_t i_size,
-			     bool redirty)
+static int hole_wb_send_folio(struct folio *folio,
+			      struct writeback_control *wbc,
+			      struct hole_wb_ctx *ctx, loff_t i_size,
+			      bool redirty)
 {
-	struct inode *inode = page->mapping->host;
+	struct inode *inode = folio->mapping->host;
 	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
-	struct buffer_head *head = page_buffers(page), *bh = head;
+	struct buffer_head *head = folio_buffers(folio), *bh = head;
 	int nr_underway = 0;
 
-	if (!redirty && hole_page_whole(page, i_size)) {
-		hole_wb_add_page(ctx, page, write_flags, wbc);
-		return PAGE_SIZE >> inode->i_blkbits;
+	if (!redirty && hole_folio_whole(folio, i_size)) {
+		hole_wb_add_folio(ctx, folio, write_flags, wbc);
+		return folio_size(folio) >> inode->i_blkbits;
 	}
 	do {
 		struct buffer_head *next = bh->b_this_page;
 
 		if (buffer_async_write(bh)) {
-			/* the pages before this one go first */
+			/* the folios before this one go first */
 			hole_wb_submit(ctx);
 			hole_submit_bh(bh, write_flags, i_size, wbc);
 			nr_underway++;
@@ -962,48 +988,49 @@ static int hole_wb_send_page(struct page *page, struct writeback_control *wbc,
 }
 
 /*
- * hole_write_page - hole_write_full_page() within a writeback
- * context: a page whose buffers all go to disk, contiguous, is added to
- * @ctx's bio (submitted later by the caller); any other page submits the
+ * hole_write_folio - hole_write_full_page() within a writeback
+ * context: a folio whose buffers all go to disk, contiguous, is added to
+ * @ctx's bio (submitted later by the caller); any other folio submits the
  * context's bio first, then its buffers one bio each.
  */
-static int hole_write_page(struct page *page, struct writeback_control *wbc,
-			   struct hole_wb_ctx *ctx)
+static int hole_write_folio(struct folio *folio,
+			    struct writeback_control *wbc,
+			    struct hole_wb_ctx *ctx)
 {
-	struct inode *inode = page->mapping->host;
+	struct inode *inode = folio->mapping->host;
 	loff_t i_size = i_size_read(inode);
-	pgoff_t index = page->index;	/* the page may go once unlocked */
+	pgoff_t index = folio->index;	/* the folio may go once unlocked */
 	int nr_delayed = 0, nr_underway = 0;
 	bool redirty = false;
 	int err = 0;
 
-	if (page_offset(page) >= i_size) {
-		unlock_page(page);
+	if (folio_pos(folio) >= i_size) {
+		folio_unlock(folio);
 		goto out;
 	}
 
-	err = hole_wb_map_buffers(page, ctx, i_size, &nr_delayed, &redirty);
+	err = hole_wb_map_buffers(folio, ctx, i_size, &nr_delayed, &redirty);
 	if (nr_delayed)
 		atomic64_add(nr_delayed, &ctx->st->delayed_mapped);
 	if (err) {
-		mapping_set_error(page->mapping, err);
+		mapping_set_error(folio->mapping, err);
 		atomic64_inc(&ctx->st->writeback_errors);
 	}
-	hole_wb_lock_buffers(page, wbc, &redirty);
+	hole_wb_lock_buffers(folio, wbc, &redirty);
 	if (redirty)
-		redirty_page_for_writepage(wbc, page);
+		folio_redirty_for_writepage(wbc, folio);
 
-	/* From here PageWriteback protects the page and its buffers. */
-	set_page_writeback(page);
-	nr_underway = hole_wb_send_page(page, wbc, ctx, i_size, redirty);
-	unlock_page(page);
+	/* From here the writeback flag protects the folio and its buffers. */
+	folio_start_writeback(folio);
+	nr_underway = hole_wb_send_folio(folio, wbc, ctx, i_size, redirty);
+	folio_unlock(folio);
 
 	/*
-	 * Dirty page, clean buffers: someone wrote them already.  Nothing is
-	 * in flight, so end the writeback here; the page may go away after.
+	 * Dirty folio, clean buffers: someone wrote them already.  Nothing is
+	 * in flight, so end the writeback here; the folio may go away after.
 	 */
 	if (nr_underway == 0)
-		end_page_writeback(page);
+		folio_end_writeback(folio);
 	else
 		atomic64_inc(&ctx->st->pages_written);
 out:
@@ -1013,49 +1040,49 @@ out:
 }
 
 /**
- * hole_write_full_page - new-style writeback of one locked page
- * @page: the locked page, its dirty bit already cleared for I/O
+ * hole_write_full_page - new-style writeback of one locked folio
+ * @folio: the locked folio, its dirty bit already cleared for I/O
  * @get_block: the filesystem's block mapping function
  * @wbc: the writeback control
  *
- * Unlike the kernel's block_write_full_page(), every buffer of the page is
- * considered whatever i_size is, and nothing past EOF is zeroed: dirty
+ * Unlike the kernel's block_write_full_page(), every buffer of the folio
+ * is considered whatever i_size is, and nothing past EOF is zeroed: dirty
  * delayed buffers are mapped with get_block(create=1), dirty mapped buffers
  * are written, and nothing that did not pass through get_block (in
- * write_begin or page_mkwrite) is ever allocated.  A page wholly beyond
+ * write_begin or page_mkwrite) is ever allocated.  A folio wholly beyond
  * i_size (truncate in progress) is just unlocked.  The buffer straddling
  * EOF goes to disk from a copy with a zeroed tail (hole_submit_bh).
  *
  * When get_block fails (ENOSPC, EDQUOT, EIO), every mapped dirty buffer of
- * the page is still written, those mapped a moment earlier included, so
+ * the folio is still written, those mapped a moment earlier included, so
  * that no block enters the file without its data.  The buffers that could
- * not be mapped keep their dirty and delay bits and the page is redirtied:
- * their data is never cleaned away while it is not on disk, the error goes
- * to the mapping for fsync/msync, and a later writeback tries again (after
- * space was freed, say).
+ * not be mapped keep their dirty and delay bits and the folio is
+ * redirtied: their data is never cleaned away while it is not on disk,
+ * the error goes to the mapping for fsync/msync, and a later writeback
+ * tries again (after space was freed, say).
  *
  * How the buffers go to disk: when all of them were dirty, are mapped,
- * could be locked and lie on consecutive blocks, and the page is wholly
- * inside i_size, the page is one segment of a bio (which
- * hole_writepages() extends over the following pages while they
+ * could be locked and lie on consecutive blocks, and the folio is wholly
+ * inside i_size, the folio is one segment of a bio (which
+ * hole_writepages() extends over the following folios while they
  * follow on disk); otherwise each buffer written is a bio of its own.
  * Either way each buffer is locked, its dirty bit cleared, marked for
- * async write and completed through its b_end_io, so buffer and page
+ * async write and completed through its b_end_io, so buffer and folio
  * state, write errors (write_io_error, the mapping's errseq) and the end
- * of the page's writeback are the same on both paths.
+ * of the folio's writeback are the same on both paths.
  *
  * Return: 0 or the first error of @get_block.
  */
-int hole_write_full_page(struct page *page, get_block_t *get_block,
+int hole_write_full_page(struct folio *folio, get_block_t *get_block,
 			 struct writeback_control *wbc)
 {
 	struct hole_wb_ctx ctx = {
 		.get_block = get_block,
-		.st = hole_ops.stats(page->mapping->host->i_sb),
+		.st = hole_ops.stats(folio->mapping->host->i_sb),
 	};
 	int ret;
 
-	ret = hole_write_page(page, wbc, &ctx);
+	ret = hole_write_folio(folio, wbc, &ctx);
 	hole_wb_submit(&ctx);
 	return ret;
 }
@@ -1063,7 +1090,7 @@ int hole_write_full_page(struct page *page, get_block_t *get_block,
 static int hole_writepage_cb(EXT2HOLE_WCP_PAGE *page,
 			     struct writeback_control *wbc, void *data)
 {
-	return hole_write_page(ext2hole_wcp_page(page), wbc, data);
+	return hole_write_folio(ext2hole_wcp_folio(page), wbc, data);
 }
 
 /**
