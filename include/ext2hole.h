@@ -333,6 +333,7 @@ void ext2hole_release_blocks(struct inode *inode, unsigned long count);
 int ext2hole_charge_blocks(struct inode *inode, unsigned long count);
 int ext2hole_bg_has_super(struct super_block *sb, unsigned long group);
 unsigned long ext2hole_bg_num_gdb(struct super_block *sb, unsigned long group);
+int ext2hole_trim_fs(struct super_block *sb, struct fstrim_range *range);
 bool ext2hole_data_blocks_valid(struct super_block *sb, unsigned long start,
 				unsigned long count);
 unsigned long ext2hole_data_blocks_run(struct super_block *sb,

@@ -3,7 +3,9 @@
 # Boot the packaged kernel in QEMU (KVM if a probe finds it working, else
 # TCG) with a hard timeout.
 #   usage: run-guest.sh -i INITRD -l LOG [-t SECONDS] [-a APPEND] [-d DISK]...
-# Disks attach as virtio drives in order (vda, vdb, ...).  The console goes
+# Disks attach as virtio drives in order (vda, vdb, ...), with
+# discard=unmap: a discarded range reads back as zeros, so a discard of a
+# block in use shows (QEMU's default ignores discards).  The console goes
 # to LOG.  Exit status: QEMU's, or 124 when the timeout killed the guest.
 # Env: EXT2HOLE_KERNEL (bzImage), EXT2HOLE_QEMU_MEM (MiB), EXT2HOLE_SMP,
 # EXT2HOLE_APPEND (extra kernel command-line words for every boot),
@@ -68,7 +70,7 @@ args=(-accel "$accel" -cpu "$cpu" -m "${EXT2HOLE_QEMU_MEM:-1024}" -smp "${EXT2HO
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 loglevel=5 init_on_alloc=0 ${EXT2HOLE_APPEND:-} $append")
 for d in "${disks[@]}"; do
-	args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe")
+	args+=(-drive "file=$d,format=raw,if=virtio,cache=unsafe,discard=unmap")
 done
 
 rc=0

@@ -17,6 +17,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/quotaops.h>
+#include <linux/blkdev.h>
 #include "ext2hole.h"
 
 /**
@@ -631,4 +632,74 @@ void ext2hole_free_blocks_nocharge(struct inode *inode, unsigned long block,
 		count -= n;
 	}
 	mutex_unlock(&sbi->s_balloc_mutex);
+}
+
+/**
+ * ext2hole_trim_fs - FITRIM: discard the free blocks of a range
+ * @sb: the filesystem
+ * @range: bytes [start, start + len) and minlen; on return, len is the
+ *	number of bytes discarded
+ *
+ * Each group's bitmap is read under s_balloc_mutex, and every free run of
+ * at least minlen blocks inside the range is discarded before the mutex is
+ * dropped, so no allocation takes a block while it is being discarded;
+ * allocations wait at most for one group's discards.  A group whose bitmap
+ * cannot be trusted (reported when it was read) is left alone.
+ *
+ * Return: 0, -EINVAL for a range the filesystem does not reach or a
+ * minlen larger than a group, -ERESTARTSYS when a fatal signal stopped it,
+ * or the first discard error.
+ */
+int ext2hole_trim_fs(struct super_block *sb, struct fstrim_range *range)
+{
+	struct ext2hole_sb_info *sbi = EXT2HOLE_SB(sb);
+	unsigned int bits = sb->s_blocksize_bits;
+	u64 start = range->start >> bits, end, minlen, trimmed = 0;
+	unsigned long group;
+	int err = 0;
+
+	minlen = max_t(u64, 1, DIV_ROUND_UP_ULL(range->minlen, sb->s_blocksize));
+	if (range->len < sb->s_blocksize || start >= sbi->s_blocks_count ||
+	    minlen > sbi->s_blocks_per_group)
+		return -EINVAL;
+	end = min_t(u64, sbi->s_blocks_count,
+		    start + (range->len >> bits));
+	start = max_t(u64, start, sbi->s_first_data_block);
+
+	for (group = (start - sbi->s_first_data_block) /
+		     sbi->s_blocks_per_group;
+	     group < sbi->s_groups_count && !err; group++) {
+		unsigned long first = ext2hole_group_first_block(sb, group);
+		unsigned long lo, hi, i, j;
+		struct buffer_head *bh;
+
+		if (first >= end)
+			break;
+		if (fatal_signal_pending(current)) {
+			err = -ERESTARTSYS;
+			break;
+		}
+		lo = max_t(u64, start, first) - first;
+		hi = min_t(u64, end, first + ext2hole_group_blocks(sb, group)) -
+		     first;
+		mutex_lock(&sbi->s_balloc_mutex);
+		bh = ext2hole_read_block_bitmap(sb, group);
+		for (i = lo; bh && i < hi; i = j) {
+			i = find_next_zero_bit_le(bh->b_data, hi, i);
+			if (i >= hi)
+				break;
+			j = find_next_bit_le(bh->b_data, hi, i);
+			if (j - i < minlen)
+				continue;
+			err = sb_issue_discard(sb, first + i, j - i, GFP_NOFS, 0);
+			if (err)
+				break;
+			trimmed += j - i;
+		}
+		brelse(bh);
+		mutex_unlock(&sbi->s_balloc_mutex);
+		cond_resched();
+	}
+	range->len = trimmed << bits;
+	return err;
 }

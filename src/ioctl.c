@@ -2,8 +2,9 @@
 /*
  * ext2hole: inode flags for chattr(1) and lsattr(1) - FS_IOC_GETFLAGS /
  * FS_IOC_SETFLAGS and FS_IOC_FSGETXATTR / FS_IOC_FSSETXATTR through the
- * VFS's fileattr calls, and the generation number (FS_IOC_GETVERSION /
- * FS_IOC_SETVERSION, lsattr -v and chattr -v).
+ * VFS's fileattr calls, the generation number (FS_IOC_GETVERSION /
+ * FS_IOC_SETVERSION, lsattr -v and chattr -v), and FITRIM (fstrim(8):
+ * discard the free blocks, as the ext4 driver does).
  *
  * The flags users see and change are ext2's: the VFS's user-visible and
  * user-modifiable sets.  The VFS checks the rules (CAP_LINUX_IMMUTABLE for
@@ -15,7 +16,35 @@
 #include <linux/mount.h>
 #include <linux/uaccess.h>
 #include <linux/compat.h>
+#include <linux/blkdev.h>
 #include "ext2hole.h"
+
+static int ext2hole_fitrim(struct file *file, void __user *arg)
+{
+	struct super_block *sb = file_inode(file)->i_sb;
+	struct fstrim_range range;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!bdev_max_discard_sectors(sb->s_bdev))
+		return -EOPNOTSUPP;
+	if (copy_from_user(&range, arg, sizeof(range)))
+		return -EFAULT;
+	range.minlen = max_t(u64, range.minlen,
+			     bdev_discard_granularity(sb->s_bdev));
+	/* not on a read-only or frozen filesystem */
+	err = mnt_want_write_file(file);
+	if (err)
+		return err;
+	err = ext2hole_trim_fs(sb, &range);
+	mnt_drop_write_file(file);
+	if (err)
+		return err;
+	if (copy_to_user(arg, &range, sizeof(range)))
+		return -EFAULT;
+	return 0;
+}
 
 int ext2hole_fileattr_get(struct dentry *dentry, struct fileattr *fa)
 {
@@ -66,6 +95,8 @@ long ext2hole_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		mark_inode_dirty(inode);
 		mnt_drop_write_file(file);
 		return 0;
+	case FITRIM:
+		return ext2hole_fitrim(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -81,6 +112,8 @@ long ext2hole_compat_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case FS_IOC32_SETVERSION:
 		cmd = FS_IOC_SETVERSION;
+		break;
+	case FITRIM:
 		break;
 	default:
 		return -ENOIOCTLCMD;
