@@ -289,24 +289,31 @@ static void hole_count_mkwrite_error(struct hole_stats *st, int err)
  * invalidate lock (shared: size changes hold it exclusive), time update
  * and the folio lock.  The times are stamped under the lock, so that a size
  * change or setattr, which stamp them holding it exclusive, never writes
- * them at the same time.  Returns the folio locked, or false when the folio
- * was truncated or lies wholly beyond EOF; then everything is dropped
- * again.
+ * them at the same time.  Returns the folio locked, with *@from and *@to
+ * the bytes of it that the faulting page covers inside i_size (the store
+ * needs those blocks, and only those: the other pages of a large folio
+ * fault on their own), or false when the folio was truncated or the page
+ * lies wholly beyond EOF; then everything is dropped again.
  */
 static bool hole_mkwrite_begin(struct vm_fault *vmf, struct folio *folio,
-			       loff_t *size)
+			       loff_t *size, size_t *from, size_t *to)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
+	loff_t pos;
 
 	sb_start_pagefault(inode->i_sb);
 	filemap_invalidate_lock_shared(inode->i_mapping);
 	file_update_time(vmf->vma->vm_file);
 	folio_lock(folio);
 	*size = i_size_read(inode);
-	if (folio->mapping != inode->i_mapping || folio_pos(folio) >= *size) {
+	pos = page_offset(vmf->page);
+	if (folio->mapping != inode->i_mapping ||
+	    page_folio(vmf->page) != folio || pos >= *size) {
 		folio_unlock(folio);
 		return false;
 	}
+	*from = pos - folio_pos(folio);
+	*to = *from + min_t(loff_t, *size - pos, PAGE_SIZE);
 	return true;
 }
 
@@ -369,8 +376,8 @@ static int hole_map_run(struct inode *inode, struct buffer_head *bh,
 }
 
 /*
- * Allocate the first run of holes among @folio's blocks below @end with
- * one get_block call (hole_map_run()), instead of one call (one lock, one
+ * Allocate the first run of holes among @folio's blocks in [@from, @end)
+ * with one get_block call (hole_map_run()), instead of one call (one lock, one
  * bitmap search, one quota charge) per block.  The buffers it maps are
  * made uptodate and dirty, as __block_write_begin() leaves the new
  * buffers of an uptodate folio, so that they are written whatever happens
@@ -379,7 +386,7 @@ static int hole_map_run(struct inode *inode, struct buffer_head *bh,
  * block is writeback's to allocate.
  */
 static void hole_alloc_run(struct inode *inode, struct folio *folio,
-			   size_t end, get_block_t *get_block)
+			   size_t from, size_t end, get_block_t *get_block)
 {
 	unsigned int bits = inode->i_blkbits;
 	struct buffer_head *head, *bh, *first = NULL;
@@ -392,8 +399,9 @@ static void hole_alloc_run(struct inode *inode, struct folio *folio,
 	if (!head)
 		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
 						     0);
-	for (bh = head, off = 0; off < end; off += bh->b_size,
-	     bh = bh->b_this_page) {
+	for (bh = head, off = 0; off < from; off += bh->b_size)
+		bh = bh->b_this_page;
+	for (; off < end; off += bh->b_size, bh = bh->b_this_page) {
 		bool hole = !buffer_mapped(bh) && !buffer_delay(bh);
 
 		if (first && !hole)
@@ -423,8 +431,8 @@ static void hole_alloc_run(struct inode *inode, struct folio *folio,
  * @vmf: the fault
  * @get_block: the filesystem's block mapping function
  *
- * Maps, allocating where needed, every block of the folio inside i_size,
- * so a store either has its blocks or fails here: ENOSPC, EDQUOT and EIO
+ * Maps, allocating where needed, every block of the faulting page inside
+ * i_size, so a store either has its blocks or fails here: ENOSPC, EDQUOT and EIO
  * raise SIGBUS at the fault instead of losing the data at writeback (no
  * silent loss).
  *
@@ -438,23 +446,23 @@ vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct hole_stats *st = hole_ops.stats(inode->i_sb);
 	struct folio *folio = page_folio(vmf->page);
+	size_t from, to;
 	vm_fault_t ret;
 	loff_t size;
-	size_t end;
 	int err = 0;
 
 	atomic64_inc(&st->mkwrite_alloc);
-	if (!hole_mkwrite_begin(vmf, folio, &size)) {
+	if (!hole_mkwrite_begin(vmf, folio, &size, &from, &to)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
 
-	end = min_t(loff_t, size - folio_pos(folio), folio_size(folio));
-	hole_alloc_run(inode, folio, end, get_block);
-	err = __block_write_begin(ext2hole_folio_wb(folio), folio_pos(folio),
-				  end, get_block);
+	hole_alloc_run(inode, folio, from, to, get_block);
+	err = __block_write_begin(ext2hole_folio_wb(folio),
+				  folio_pos(folio) + from, to - from,
+				  get_block);
 	if (!err)	/* void from 6.12 */
-		block_commit_write(&folio->page, 0, end);
+		block_commit_write(&folio->page, from, to);
 	ret = hole_mkwrite_done(folio, st, err);
 out:
 	hole_mkwrite_end(vmf);
@@ -470,7 +478,8 @@ out:
  *	will take (the disk quota) and marks it delayed, or fails (-EDQUOT)
  *
  * The series' noalloc_page_mkwrite: allocates nothing, but passes every
- * buffer of the folio inside i_size that is neither mapped nor delayed to
+ * buffer of the faulting page inside i_size that is neither mapped nor
+ * delayed to
  * @get_block, so that writeback maps the delayed ones with
  * get_block(create=1).  Whatever @get_block could reserve here cannot
  * fail there; what it does not reserve (free blocks: there is no count of
@@ -494,13 +503,14 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	DECLARE_BITMAP(on_stack, MAX_BUF_PER_PAGE);
 	unsigned long *delayed = on_stack;
 	struct buffer_head *head, *bh;
+	size_t from, to;
 	sector_t block;
 	vm_fault_t ret;
-	loff_t size, off;
+	loff_t size, off, start, end;
 	int err = 0, i;
 
 	atomic64_inc(&st->mkwrite_noalloc);
-	if (!hole_mkwrite_begin(vmf, folio, &size)) {
+	if (!hole_mkwrite_begin(vmf, folio, &size, &from, &to)) {
 		ret = VM_FAULT_NOPAGE;
 		goto out;
 	}
@@ -521,6 +531,8 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
 						     0);
 	off = folio_pos(folio);
+	start = off + from;
+	end = off + to;
 	block = off >> inode->i_blkbits;
 	bh = head;
 	i = 0;
@@ -528,9 +540,10 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 		/*
 		 * BH_Delay fits: the allocation really is delayed until
 		 * writeout.  Buffers beyond i_size stay as they are; they
-		 * are not written.
+		 * are not written.  So do those of the folio's other pages.
 		 */
-		if (!buffer_mapped(bh) && !buffer_delay(bh) && off < size) {
+		if (!buffer_mapped(bh) && !buffer_delay(bh) &&
+		    off >= start && off < end) {
 			err = get_block(inode, block + i, bh, 1);
 			if (err)
 				break;
