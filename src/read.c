@@ -101,9 +101,10 @@ static void ext2hole_split_end_io(struct bio *bio)
 	ext2hole_split_put(sp);
 }
 
+/* A read bio at disk block @pblk with room for @vecs segments. */
 static struct bio *ext2hole_read_bio(struct ext2hole_read *rd,
 				     struct inode *inode, u32 pblk,
-				     unsigned long blocks, bool may_fail)
+				     unsigned short vecs, bool may_fail)
 {
 	gfp_t gfp = mapping_gfp_constraint(inode->i_mapping, GFP_KERNEL);
 	unsigned int bits = inode->i_blkbits;
@@ -115,9 +116,7 @@ static struct bio *ext2hole_read_bio(struct ext2hole_read *rd,
 		if (may_fail)
 			gfp |= __GFP_NORETRY | __GFP_NOWARN;
 	}
-	bio = bio_alloc(inode->i_sb->s_bdev,
-			bio_max_segs(DIV_ROUND_UP(blocks << bits, PAGE_SIZE)),
-			opf, gfp);
+	bio = bio_alloc(inode->i_sb->s_bdev, vecs, opf, gfp);
 	if (bio)
 		bio->bi_iter.bi_sector = (sector_t)pblk << (bits - SECTOR_SHIFT);
 	return bio;
@@ -133,9 +132,8 @@ static void ext2hole_read_split_run(struct ext2hole_read *rd,
 				    const struct ext2hole_read_run *run)
 {
 	struct inode *inode = folio->mapping->host;
-	struct bio *bio = ext2hole_read_bio(rd, inode, run->pblk,
-					    run->len >> inode->i_blkbits,
-					    false);
+	/* one segment: the run, however many pages of the folio it spans */
+	struct bio *bio = ext2hole_read_bio(rd, inode, run->pblk, 1, false);
 
 	if (!ext2hole_bio_add_folio(bio, folio, run->len, run->off)) {
 		/* cannot happen: one segment into an empty bio */
@@ -297,9 +295,12 @@ static bool ext2hole_read_map(struct ext2hole_read *rd, struct folio *folio,
 		ext2hole_read_submit(rd);
 	for (;;) {
 		if (!rd->bio) {
+			unsigned long blocks = max_t(unsigned long, want,
+						     run.len >> bits);
+
 			rd->bio = ext2hole_read_bio(rd, inode, run.pblk,
-						    max_t(unsigned long, want,
-							  run.len >> bits),
+						    bio_max_segs(DIV_ROUND_UP(blocks << bits,
+									      PAGE_SIZE)),
 						    true);
 			if (!rd->bio)
 				break;
