@@ -109,6 +109,19 @@
 #define EXT2HOLE_HAVE_FOLIO_WBC_ACCOUNT		1
 #endif
 
+#if EXT2HOLE_SINCE(6, 12, 0)
+/*
+ * Regular files use large folios (docs/design.md, "Folios").  Not an API
+ * change but a decision: 6.1's write_begin, write_end and block_write_*
+ * take pages and its generic_perform_write() copies a page at a time, so
+ * 6.1 stays order 0.  6.12 has fgf_set_order(), a generic_perform_write()
+ * that hands write_begin up to the largest folio's worth of bytes, and a
+ * filemap_map_pages() that maps no PTE beyond EOF and no PMD across it
+ * (6.12.118: the EOF rules that SIGBUS and re-faults need).
+ */
+#define EXT2HOLE_HAVE_LARGE_FOLIOS		1
+#endif
+
 #if EXT2HOLE_SINCE(6, 4, 0)
 /* bio_add_folio() is exported from 6.4 on (6.1 has it, unexported). */
 #define EXT2HOLE_HAVE_BIO_ADD_FOLIO		1
@@ -242,11 +255,10 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 /*
  * EXT2HOLE_WB_PAGE is what write_begin hands back and write_end takes, and
  * what block_write_begin(), __block_write_begin(), block_write_end() and
- * generic_write_end() use: a folio from 6.12, a page before.  The module
- * keeps order-0 folios (it never sets mapping_set_large_folios()), so the
- * two name the same memory: ext2hole_wb_page() gives the page of one,
- * ext2hole_page_wb() the one of a page, ext2hole_folio_wb() the one of a
- * folio.
+ * generic_write_end() use: a folio from 6.12, a page before.  On 6.1 every
+ * folio is order 0, so the two name the same memory; on 6.12 a folio may be
+ * large, and ext2hole_wb_page() gives its head page, ext2hole_page_wb() the
+ * folio holding a page.  ext2hole_folio_wb() gives the one of a folio.
  */
 #ifdef EXT2HOLE_HAVE_FOLIO_WRITE_BEGIN
 #define EXT2HOLE_WB_PAGE		struct folio
@@ -326,6 +338,43 @@ static inline struct folio *ext2hole_lock_folio(struct address_space *mapping,
 	struct folio *folio = filemap_lock_folio(mapping, index);
 
 	return IS_ERR_OR_NULL(folio) ? NULL : folio;
+}
+
+/*
+ * Large folios for the regular file @inode when the mount wants them
+ * (EXT2HOLE_HAVE_LARGE_FOLIOS).  Called while the inode is being set up,
+ * before anything can reach its mapping.
+ */
+static inline void ext2hole_mapping_set_large(struct inode *inode, bool large)
+{
+#ifdef EXT2HOLE_HAVE_LARGE_FOLIOS
+	if (large)
+		mapping_set_large_folios(inode->i_mapping);
+#endif
+}
+
+/*
+ * The folio a buffered write of @len bytes at @pos goes into, locked, or
+ * NULL without memory.  On 6.12, with large folios, a new folio is sized
+ * for the write (fgf_set_order(), as iomap does); a cached one may be of
+ * any order.  Before, grab_cache_page_write_begin()'s order-0 folio.
+ */
+static inline struct folio *
+ext2hole_write_folio(struct address_space *mapping, loff_t pos, size_t len)
+{
+#ifdef EXT2HOLE_HAVE_LARGE_FOLIOS
+	struct folio *folio;
+
+	folio = __filemap_get_folio(mapping, pos >> PAGE_SHIFT,
+				    FGP_WRITEBEGIN | fgf_set_order(len),
+				    mapping_gfp_mask(mapping));
+	return IS_ERR(folio) ? NULL : folio;
+#else
+	struct page *page;
+
+	page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
+	return page ? page_folio(page) : NULL;
+#endif
 }
 
 /* The folio of a buffer: b_folio from 6.2, the page's before. */

@@ -89,6 +89,7 @@ enum ext2hole_mkwrite_policy {
 #define EXT2HOLE_MOUNT_NO_UID32		0x0080	/* nouid32 */
 #define EXT2HOLE_MOUNT_USRQUOTA		0x0100	/* usrquota / quota */
 #define EXT2HOLE_MOUNT_GRPQUOTA		0x0200	/* grpquota */
+#define EXT2HOLE_MOUNT_NO_LARGE_FOLIO	0x0400	/* nolargefolio (6.12) */
 
 #define ext2hole_test_opt(sb, opt) \
 	(EXT2HOLE_SB(sb)->s_mount_opt & EXT2HOLE_MOUNT_##opt)
@@ -166,6 +167,8 @@ struct ext2hole_sb_info {
 	/* folios read with a bio per run; folios read buffer by buffer */
 	atomic64_t s_read_split;
 	atomic64_t s_read_buffers;
+	/* large folios taken in by readahead or created by a buffered write */
+	atomic64_t s_large_folios;
 	struct ext2hole_dir_stats s_dir_stats;
 
 	/*

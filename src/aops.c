@@ -42,13 +42,13 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
 }
 
 /**
- * ext2hole_write_begin - prepare a page for a buffered write
+ * ext2hole_write_begin - prepare a folio for a buffered write
  * @file: the file (unused)
  * @mapping: the file's mapping
  * @pos: where the write starts
- * @len: bytes to write into this page
- * @pagep: out: the locked page
- * @fsdata: out: the old EOF page, kept locked until write_end, or NULL
+ * @len: bytes to write; the folio takes those that fit in it
+ * @pagep: out: the locked folio (a page on 6.1)
+ * @fsdata: out: the old EOF folio, kept locked until write_end, or NULL
  *
  * A write starting beyond EOF creates a hole from the old size to @pos:
  * hole_prepare_folio() write-protects the page straddling the old
@@ -57,9 +57,10 @@ void ext2hole_write_failed(struct address_space *mapping, loff_t to)
  * i_size, so the size grows only together with the data (a failed or
  * short write leaves it as it was), and a store through a mapping of that
  * page cannot land in what becomes the hole: its page_mkwrite needs the
- * page lock and so sees the new i_size.  Pages are locked in index order
- * (the old EOF page first), and the write's copy from user memory runs
- * with page faults disabled between write_begin and write_end.
+ * page lock and so sees the new i_size.  Folios are locked in index order
+ * (the old EOF one first; once when a large folio holds both), and the
+ * write's copy from user memory runs with page faults disabled between
+ * write_begin and write_end.
  *
  * Return: 0 or a negative errno.
  */
@@ -70,51 +71,69 @@ static int ext2hole_write_begin(struct file *file,
 {
 	struct inode *inode = mapping->host;
 	loff_t size = inode->i_size;
-	pgoff_t index = pos >> PAGE_SHIFT;
-	struct page *eof_page = NULL, *page;
+	struct folio *eof = NULL, *folio = NULL;
 	bool hole = pos > size && offset_in_page(size);
+	size_t room;
 	int err;
 
 	*fsdata = NULL;
-	if (hole && size >> PAGE_SHIFT != index) {
-		eof_page = grab_cache_page_write_begin(mapping,
-						       size >> PAGE_SHIFT);
-		if (!eof_page)
+	if (hole && size >> PAGE_SHIFT != pos >> PAGE_SHIFT) {
+		eof = ext2hole_write_folio(mapping, size, 0);
+		if (!eof)
 			return -ENOMEM;
-		err = hole_prepare_folio(inode, page_folio(eof_page), size,
-					 pos, ext2hole_get_block);
-		if (err)
-			goto out_eof;
-		hole = false;
+		if (folio_contains(eof, pos >> PAGE_SHIFT)) {
+			/* a large folio holds both: the hole starts in it */
+			folio = eof;
+			eof = NULL;
+		} else {
+			err = hole_prepare_folio(inode, eof, size, pos,
+						 ext2hole_get_block);
+			if (err)
+				goto out_eof;
+			hole = false;
+		}
 	}
 
-	page = grab_cache_page_write_begin(mapping, index);
-	if (!page) {
-		err = -ENOMEM;
-		goto out_eof;
+	if (!folio) {
+		folio = ext2hole_write_folio(mapping, pos, len);
+		if (!folio) {
+			err = -ENOMEM;
+			goto out_eof;
+		}
+		/* new: neither read nor written yet */
+		if (folio_test_large(folio) && !folio_buffers(folio) &&
+		    !folio_test_uptodate(folio))
+			atomic64_inc(&EXT2HOLE_SB(inode->i_sb)->s_large_folios);
 	}
+	/*
+	 * generic_perform_write() offers up to the largest folio's worth
+	 * of bytes; this folio takes what fits in it, and it copies that.
+	 */
+	room = folio_size(folio) - offset_in_folio(folio, pos);
+	if (len > room)
+		len = room;
 	if (hole) {
-		/* the hole starts in the page written to */
-		err = hole_prepare_folio(inode, page_folio(page), size, pos,
+		/* the hole starts in the folio written to */
+		err = hole_prepare_folio(inode, folio, size, pos,
 					 ext2hole_get_block);
 		if (err)
-			goto out_page;
+			goto out_folio;
 	}
-	err = __block_write_begin(ext2hole_page_wb(page), pos, len,
+	err = __block_write_begin(ext2hole_folio_wb(folio), pos, len,
 				  ext2hole_get_block);
 	if (err)
-		goto out_page;
-	*pagep = ext2hole_page_wb(page);
-	*fsdata = eof_page;
+		goto out_folio;
+	*pagep = ext2hole_folio_wb(folio);
+	*fsdata = eof;
 	return 0;
 
-out_page:
-	unlock_page(page);
-	put_page(page);
+out_folio:
+	folio_unlock(folio);
+	folio_put(folio);
 out_eof:
-	if (eof_page) {
-		unlock_page(eof_page);
-		put_page(eof_page);
+	if (eof) {
+		folio_unlock(eof);
+		folio_put(eof);
 	}
 	ext2hole_write_failed(mapping, pos + len);
 	return err;
@@ -132,8 +151,8 @@ static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 			      EXT2HOLE_WB_PAGE *wb_page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
-	struct page *page = ext2hole_wb_page(wb_page);
-	struct page *eof_page = fsdata;
+	struct folio *folio = page_folio(ext2hole_wb_page(wb_page));
+	struct folio *eof = fsdata;
 	bool grown = false;
 	int ret;
 
@@ -142,11 +161,11 @@ static int ext2hole_write_end(struct file *file, struct address_space *mapping,
 		i_size_write(inode, pos + ret);
 		grown = true;
 	}
-	unlock_page(page);
-	put_page(page);
-	if (eof_page) {
-		unlock_page(eof_page);
-		put_page(eof_page);
+	folio_unlock(folio);
+	folio_put(folio);
+	if (eof) {
+		folio_unlock(eof);
+		folio_put(eof);
 	}
 	if (grown)
 		mark_inode_dirty(inode);

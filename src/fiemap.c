@@ -86,7 +86,8 @@ static pgoff_t ext2hole_first_cached(struct address_space *mapping,
 	    xa_find(&mapping->i_pages, &wb, first - 1, PAGECACHE_TAG_WRITEBACK))
 		first = wb;
 	xa_unlock_irq(&mapping->i_pages);
-	return first;
+	/* a large folio's entry may start before @index */
+	return max(first, index);
 }
 
 /*

@@ -306,7 +306,8 @@ static bool hole_mkwrite_begin(struct vm_fault *vmf, struct folio *folio,
 	file_update_time(vmf->vma->vm_file);
 	folio_lock(folio);
 	*size = i_size_read(inode);
-	pos = page_offset(vmf->page);
+	/* not page_offset(): a tail page's index is not the file's */
+	pos = (loff_t)vmf->pgoff << PAGE_SHIFT;
 	if (folio->mapping != inode->i_mapping ||
 	    page_folio(vmf->page) != folio || pos >= *size) {
 		folio_unlock(folio);
@@ -499,15 +500,14 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct hole_stats *st = hole_ops.stats(inode->i_sb);
 	struct folio *folio = page_folio(vmf->page);
-	unsigned int nr = folio_size(folio) >> inode->i_blkbits;
-	DECLARE_BITMAP(on_stack, MAX_BUF_PER_PAGE);
-	unsigned long *delayed = on_stack;
+	/* the buffers this fault delays, by block from the page's first */
+	DECLARE_BITMAP(delayed, MAX_BUF_PER_PAGE);
 	struct buffer_head *head, *bh;
 	size_t from, to;
 	sector_t block;
 	vm_fault_t ret;
 	loff_t size, off, start, end;
-	int err = 0, i;
+	int err = 0, i, first;
 
 	atomic64_inc(&st->mkwrite_noalloc);
 	if (!hole_mkwrite_begin(vmf, folio, &size, &from, &to)) {
@@ -515,17 +515,13 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 		goto out;
 	}
 
-	/* the buffers this fault delays, to give back if a later one fails */
-	if (nr > MAX_BUF_PER_PAGE) {
-		delayed = bitmap_zalloc(nr, GFP_NOFS);
-		if (!delayed) {
-			folio_unlock(folio);
-			ret = VM_FAULT_OOM;
-			goto out;
-		}
-	} else {
-		bitmap_zero(delayed, MAX_BUF_PER_PAGE);
-	}
+	/*
+	 * The buffers this fault delays, to give back if a later one fails:
+	 * only the faulting page's, so at most MAX_BUF_PER_PAGE whatever
+	 * the folio's size.
+	 */
+	bitmap_zero(delayed, MAX_BUF_PER_PAGE);
+	first = from >> inode->i_blkbits;
 	head = folio_buffers(folio);
 	if (!head)
 		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
@@ -548,7 +544,7 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 			if (err)
 				break;
 			if (buffer_delay(bh))
-				__set_bit(i, delayed);
+				__set_bit(i - first, delayed);
 		}
 		off += bh->b_size;
 		bh = bh->b_this_page;
@@ -558,7 +554,8 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 		bh = head;
 		i = 0;
 		do {
-			if (test_bit(i, delayed)) {
+			if (i >= first && i - first < MAX_BUF_PER_PAGE &&
+			    test_bit(i - first, delayed)) {
 				clear_buffer_delay(bh);
 				hole_ops.delay_cancel(inode, block + i,
 						      block + i + 1);
@@ -567,8 +564,6 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 			i++;
 		} while (bh != head);
 	}
-	if (delayed != on_stack)
-		bitmap_free(delayed);
 	ret = hole_mkwrite_done(folio, st, err);
 out:
 	hole_mkwrite_end(vmf);

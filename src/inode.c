@@ -281,6 +281,8 @@ void ext2hole_set_ops(struct inode *inode, dev_t rdev)
 		inode->i_op = &ext2hole_file_inode_operations;
 		inode->i_fop = &ext2hole_file_operations;
 		inode->i_mapping->a_ops = &ext2hole_aops;
+		ext2hole_mapping_set_large(inode,
+			!ext2hole_test_opt(inode->i_sb, NO_LARGE_FOLIO));
 	} else if (S_ISDIR(mode)) {
 		inode->i_op = &ext2hole_dir_inode_operations;
 		inode->i_fop = &ext2hole_dir_operations;

@@ -347,6 +347,8 @@ void ext2hole_readahead(struct readahead_control *rac)
 		/* this folio and those still to come */
 		unsigned long want = readahead_length(rac) >> bits;
 
+		if (folio_test_large(folio))
+			atomic64_inc(&EXT2HOLE_SB(rac->mapping->host->i_sb)->s_large_folios);
 		ext2hole_read_one(&rd, folio, want);
 	}
 	ext2hole_read_submit(&rd);

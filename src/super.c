@@ -224,6 +224,7 @@ struct ext2hole_fs_context {
 	int acl;			/* acl / noacl, -1: unset */
 	int user_xattr;			/* user_xattr / nouser_xattr, -1: unset */
 	int grpid;			/* grpid / nogrpid, -1: unset */
+	int large_folio;		/* largefolio / nolargefolio, -1: unset */
 	bool nouid32;
 	unsigned long quota;		/* EXT2HOLE_MOUNT_*QUOTA given */
 	unsigned int ignored;		/* 1 << Opt_nobh ... given */
@@ -244,6 +245,7 @@ enum {
 	Opt_grpid,
 	Opt_nogrpid,
 	Opt_nouid32,
+	Opt_largefolio,
 	Opt_nobh,
 	Opt_oldalloc,
 	Opt_orlov,
@@ -285,6 +287,7 @@ static const struct fs_parameter_spec ext2hole_param_spec[] = {
 	fsparam_flag("nogrpid",	Opt_nogrpid),
 	fsparam_flag("sysvgroups", Opt_nogrpid),
 	fsparam_flag("nouid32",	Opt_nouid32),
+	fsparam_flag_no("largefolio", Opt_largefolio),
 	fsparam_flag("nobh",	Opt_nobh),
 	fsparam_flag("oldalloc", Opt_oldalloc),
 	fsparam_flag("orlov",	Opt_orlov),
@@ -350,6 +353,13 @@ static int ext2hole_parse_param(struct fs_context *fc,
 	case Opt_nouid32:
 		ctx->nouid32 = true;
 		break;
+	case Opt_largefolio:
+#ifndef EXT2HOLE_HAVE_LARGE_FOLIOS
+		if (!result.negated)
+			return invalfc(fc, "largefolio needs the 6.12 series");
+#endif
+		ctx->large_folio = !result.negated;
+		break;
 	case Opt_nobh:
 	case Opt_oldalloc:
 	case Opt_orlov:
@@ -414,6 +424,11 @@ static void ext2hole_apply_options(struct super_block *sb,
 	}
 	if (ctx->nouid32)
 		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
+	if (ctx->large_folio >= 0) {
+		sbi->s_mount_opt &= ~EXT2HOLE_MOUNT_NO_LARGE_FOLIO;
+		if (!ctx->large_folio)
+			sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_LARGE_FOLIO;
+	}
 	sbi->s_mount_opt |= ctx->quota;
 	spin_unlock(&sbi->s_lock);
 	for (i = 0; i < ARRAY_SIZE(ext2hole_ignored_opts); i++)
@@ -449,6 +464,10 @@ static int ext2hole_show_options(struct seq_file *seq, struct dentry *root)
 		seq_puts(seq, ext2hole_test_opt(sb, GRPID) ? ",grpid" : ",nogrpid");
 	if (ext2hole_test_opt(sb, NO_UID32) && !(def & EXT2HOLE_DEFM_UID16))
 		seq_puts(seq, ",nouid32");
+#ifdef EXT2HOLE_HAVE_LARGE_FOLIOS
+	seq_puts(seq, ext2hole_test_opt(sb, NO_LARGE_FOLIO) ? ",nolargefolio" :
+		 ",largefolio");
+#endif
 	seq_puts(seq, ext2hole_test_opt(sb, POSIX_ACL) ? ",acl" : ",noacl");
 	seq_puts(seq, ext2hole_test_opt(sb, XATTR_USER) ? ",user_xattr" :
 		 ",nouser_xattr");
@@ -1354,6 +1373,11 @@ static int ext2hole_reconfigure(struct fs_context *fc)
 	bool resume_quota = false;
 	int err;
 
+	/* set on each regular file's mapping as it is read: mount time only */
+	if (ctx->large_folio >= 0 &&
+	    !ctx->large_folio != !!ext2hole_test_opt(sb, NO_LARGE_FOLIO))
+		return invalfc(fc, "largefolio cannot change on remount");
+
 	sync_filesystem(sb);
 
 	if ((fc->sb_flags_mask & SB_RDONLY) && want_ro != sb_rdonly(sb)) {
@@ -1414,6 +1438,7 @@ static int ext2hole_init_fs_context(struct fs_context *fc)
 	ctx->acl = -1;
 	ctx->user_xattr = -1;
 	ctx->grpid = -1;
+	ctx->large_folio = -1;
 	fc->fs_private = ctx;
 	fc->ops = &ext2hole_context_ops;
 	return 0;

@@ -60,6 +60,7 @@ EXT2HOLE_STAT_ATTR(pages_bio);
 EXT2HOLE_SB_STAT_ATTR(dio_pending);
 EXT2HOLE_SB_STAT_ATTR(read_split);
 EXT2HOLE_SB_STAT_ATTR(read_buffers);
+EXT2HOLE_SB_STAT_ATTR(large_folios);
 EXT2HOLE_DIR_STAT_ATTR(dx_lookups);
 EXT2HOLE_DIR_STAT_ATTR(dx_blocks);
 EXT2HOLE_DIR_STAT_ATTR(linear_lookups);
@@ -95,6 +96,7 @@ static struct attribute *ext2hole_sb_attrs[] = {
 	&ext2hole_attr_dio_pending.attr,
 	&ext2hole_attr_read_split.attr,
 	&ext2hole_attr_read_buffers.attr,
+	&ext2hole_attr_large_folios.attr,
 	&ext2hole_attr_dx_lookups.attr,
 	&ext2hole_attr_dx_blocks.attr,
 	&ext2hole_attr_linear_lookups.attr,
