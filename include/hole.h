@@ -78,6 +78,8 @@ int hole_init(const struct hole_operations *ops);
 void hole_exit(void);
 int hole_prepare(struct inode *inode, loff_t from, loff_t to,
 		 get_block_t *get_block);
+int hole_zero_block(struct inode *inode, loff_t from, loff_t to,
+		    get_block_t *get_block);
 struct buffer_head *hole_folio_block(struct inode *inode, struct folio *folio,
 				     loff_t pos, get_block_t *get_block);
 int hole_prepare_folio(struct inode *inode, struct folio *folio,

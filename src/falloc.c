@@ -32,50 +32,6 @@
 				 FALLOC_FL_ZERO_RANGE)
 
 /*
- * Zero bytes [@from, @to) of one block, in the page cache and, when the
- * block is mapped or delayed, on disk: the buffer is read if needed and
- * marked dirty.  A hole that is not cached needs nothing.
- */
-static int ext2hole_zero_partial(struct inode *inode, loff_t from, loff_t to)
-{
-	struct address_space *mapping = inode->i_mapping;
-	unsigned int bsize = i_blocksize(inode);
-	struct buffer_head *bh;
-	struct folio *folio;
-	int err = 0;
-
-	if (from >= to)
-		return 0;
-	folio = ext2hole_lock_folio(mapping, from >> PAGE_SHIFT);
-	if (!folio) {
-		struct buffer_head map_bh = { .b_size = bsize };
-		struct page *page;
-
-		err = ext2hole_get_block(inode, from >> inode->i_blkbits,
-					 &map_bh, 0);
-		if (err || !buffer_mapped(&map_bh))
-			return err;
-		page = grab_cache_page(mapping, from >> PAGE_SHIFT);
-		if (!page)
-			return -ENOMEM;
-		folio = page_folio(page);
-	}
-	folio_wait_writeback(folio);
-	bh = hole_folio_block(inode, folio, from, ext2hole_get_block);
-	if (IS_ERR(bh)) {
-		err = PTR_ERR(bh);
-		goto out;
-	}
-	folio_zero_range(folio, offset_in_folio(folio, from), to - from);
-	if (buffer_mapped(bh) || buffer_delay(bh))
-		mark_buffer_dirty(bh);
-out:
-	folio_unlock(folio);
-	folio_put(folio);
-	return err;
-}
-
-/*
  * Punch [@offset, @end) out of a file of size @size (no bigger): the
  * invalidate lock is held exclusive.  A range that reaches EOF takes the
  * whole EOF block (its tail beyond EOF holds no data).
@@ -101,11 +57,13 @@ static int ext2hole_punch_locked(struct inode *inode, loff_t offset,
 
 	if (first > last) {
 		/* inside one block */
-		err = ext2hole_zero_partial(inode, offset, end);
+		err = hole_zero_block(inode, offset, end, ext2hole_get_block);
 	} else {
-		err = ext2hole_zero_partial(inode, offset, first);
+		err = hole_zero_block(inode, offset, first,
+				      ext2hole_get_block);
 		if (!err)
-			err = ext2hole_zero_partial(inode, last, end);
+			err = hole_zero_block(inode, last, end,
+					      ext2hole_get_block);
 	}
 	if (err)
 		return err;

@@ -99,6 +99,79 @@ struct buffer_head *hole_folio_block(struct inode *inode, struct folio *folio,
 	return bh;
 }
 
+/*
+ * The folio holding @pos, locked, to zero part of the block at @pos: the
+ * cached one, or a new one when none is cached and that block is mapped
+ * (it has bytes on disk to zero).  NULL when no folio is cached and the
+ * block is a hole: nothing to zero.  The caller holds the invalidate lock
+ * exclusive, so no fault creates the folio meanwhile.
+ */
+static struct folio *hole_block_folio(struct inode *inode, loff_t pos,
+				      get_block_t *get_block)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct buffer_head map_bh = { .b_size = i_blocksize(inode) };
+	struct folio *folio;
+	struct page *page;
+	int err;
+
+	folio = ext2hole_lock_folio(mapping, pos >> PAGE_SHIFT);
+	if (folio)
+		return folio;
+	err = get_block(inode, pos >> inode->i_blkbits, &map_bh, 0);
+	if (err)
+		return ERR_PTR(err);
+	if (!buffer_mapped(&map_bh))
+		return NULL;
+	page = grab_cache_page(mapping, pos >> PAGE_SHIFT);
+	return page ? page_folio(page) : ERR_PTR(-ENOMEM);
+}
+
+/**
+ * hole_zero_block - zero part of one block, in the page cache and on disk
+ * @inode: the file; i_rwsem and the invalidate lock held exclusive
+ * @from: the first byte to zero
+ * @to: the end, in the block holding @from
+ * @get_block: the filesystem's block mapping function (a lookup only)
+ *
+ * For a shrinking truncate (the tail of the new EOF block) and for punch
+ * and zero range (the partial blocks at either end).  The buffer holding
+ * @from is found in its folio by the folio's own position, whatever the
+ * folio's size: 6.12's block_truncate_page() counts the block from the
+ * page's index instead and maps another block of the file when the page
+ * is not its large folio's first.  When the block is mapped or delayed
+ * the buffer is read if needed, zeroed in part and marked dirty; a hole
+ * that is not cached needs nothing.
+ *
+ * Return: 0, -ENOMEM, -EIO, or the error of @get_block.
+ */
+int hole_zero_block(struct inode *inode, loff_t from, loff_t to,
+		    get_block_t *get_block)
+{
+	struct buffer_head *bh;
+	struct folio *folio;
+	int err = 0;
+
+	if (from >= to)
+		return 0;
+	folio = hole_block_folio(inode, from, get_block);
+	if (IS_ERR_OR_NULL(folio))
+		return PTR_ERR_OR_ZERO(folio);
+	folio_wait_writeback(folio);
+	bh = hole_folio_block(inode, folio, from, get_block);
+	if (IS_ERR(bh)) {
+		err = PTR_ERR(bh);
+		goto out;
+	}
+	folio_zero_range(folio, offset_in_folio(folio, from), to - from);
+	if (buffer_mapped(bh) || buffer_delay(bh))
+		mark_buffer_dirty(bh);
+out:
+	folio_unlock(folio);
+	folio_put(folio);
+	return err;
+}
+
 /**
  * hole_prepare_folio - zero the hole's part of a locked folio
  * @inode: the inode whose size grows
@@ -179,30 +252,20 @@ out:
 int hole_prepare(struct inode *inode, loff_t from, loff_t to,
 		 get_block_t *get_block)
 {
-	struct address_space *mapping = inode->i_mapping;
-	unsigned int bsize = i_blocksize(inode);
-	pgoff_t index = from >> PAGE_SHIFT;
 	struct folio *folio;
 	int err;
 
 	if (from >= to || !offset_in_page(from))
 		return 0;
 
-	folio = ext2hole_lock_folio(mapping, index);
-	if (!folio) {
-		struct buffer_head map_bh = { .b_size = bsize };
-		struct page *page;
-
-		if (!(from & (bsize - 1)))
-			return 0;
-		err = get_block(inode, from >> inode->i_blkbits, &map_bh, 0);
-		if (err || !buffer_mapped(&map_bh))
-			return err;
-		page = grab_cache_page(mapping, index);
-		if (!page)
-			return -ENOMEM;
-		folio = page_folio(page);
-	}
+	/* not cached and block-aligned: no byte of the EOF block to zero */
+	if (!(from & (i_blocksize(inode) - 1)))
+		folio = ext2hole_lock_folio(inode->i_mapping,
+					    from >> PAGE_SHIFT);
+	else
+		folio = hole_block_folio(inode, from, get_block);
+	if (IS_ERR_OR_NULL(folio))
+		return PTR_ERR_OR_ZERO(folio);
 	err = hole_prepare_folio(inode, folio, from, to, get_block);
 	folio_unlock(folio);
 	folio_put(folio);

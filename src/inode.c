@@ -2130,7 +2130,9 @@ void ext2hole_truncate_blocks(struct inode *inode, loff_t offset)
  * Growing goes through the hole API: hole_prepare() zeroes the old EOF
  * block's tail and the rest of its page, then i_size changes, then
  * hole_finish() write-protects the old EOF page.  Shrinking zeroes the tail
- * of the new last block, cuts the page cache and frees the blocks beyond.
+ * of the new last block (hole_zero_block(), not block_truncate_page(),
+ * which finds the wrong block inside a large folio on 6.12), cuts the page
+ * cache and frees the blocks beyond.
  * All under the invalidate lock, so page_mkwrite sees a stable size.
  */
 int ext2hole_setsize(struct inode *inode, loff_t newsize)
@@ -2166,7 +2168,9 @@ int ext2hole_setsize(struct inode *inode, loff_t newsize)
 		i_size_write(inode, newsize);
 		hole_finish(inode, oldsize, newsize);
 	} else if (newsize < oldsize) {
-		err = block_truncate_page(mapping, newsize, ext2hole_get_block);
+		err = hole_zero_block(inode, newsize,
+				      round_up(newsize, i_blocksize(inode)),
+				      ext2hole_get_block);
 		if (err)
 			goto out;
 		i_size_write(inode, newsize);
