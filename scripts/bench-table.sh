@@ -99,8 +99,10 @@ NF == 4 {
 NF { bad = bad "  malformed line: " $0 "\n" }
 END {
 	nt = 0
-	split("alloc noalloc ext2stock ext4 tmpfs", order, " ")
-	for (i = 1; i <= 5; i++) if (order[i] in tseen) tg[++nt] = order[i]
+	split("alloc order0 noalloc ext2stock ext4 tmpfs", order, " ")
+	for (i = 1; i <= 6; i++) if (order[i] in tseen) tg[++nt] = order[i]
+	# order0: alloc with nolargefolio (6.12), when it ran
+	lf = ("order0" in tseen)
 	if (md) {
 		printf "| figure | unit |"
 		for (j = 1; j <= nt; j++) printf " %s |", tg[j]
@@ -131,6 +133,18 @@ END {
 				paired(f, "noalloc", "ext2stock"), paired(f, "alloc", "ext4"),
 				paired(f, "alloc", "noalloc")
 		}
+		if (lf) {
+			print ""
+			print "Large folios: alloc (largefolio) against order0 (alloc, nolargefolio), paired, with order0 against ext2stock and ext4."
+			print ""
+			print "| figure | alloc vs order0 | order0 vs ext2stock | order0 vs ext4 |"
+			print "|---|---|---|---|"
+			for (i = 1; i <= nf; i++) {
+				f = figs[i]
+				printf "| %s | %s | %s | %s |\n", f, paired(f, "alloc", "order0"),
+					paired(f, "order0", "ext2stock"), paired(f, "order0", "ext4")
+			}
+		}
 	} else {
 		printf "%-26s %-9s %3s %10s %10s %10s  %-20s %-20s\n", "figure", "target", "n",
 			"min", "median", "max", "vs ext2stock", "vs ext4"
@@ -152,6 +166,16 @@ END {
 			printf "%-26s %-20s %-20s %-20s %-20s\n", f, paired(f, "alloc", "ext2stock"),
 				paired(f, "noalloc", "ext2stock"), paired(f, "alloc", "ext4"),
 				paired(f, "alloc", "noalloc")
+		}
+		if (lf) {
+			printf "\n# large folios, paired: alloc (largefolio) against order0 (nolargefolio)\n"
+			printf "%-26s %-20s %-20s %-20s\n", "figure", "alloc/order0",
+				"order0/ext2stock", "order0/ext4"
+			for (i = 1; i <= nf; i++) {
+				f = figs[i]
+				printf "%-26s %-20s %-20s %-20s\n", f, paired(f, "alloc", "order0"),
+					paired(f, "order0", "ext2stock"), paired(f, "order0", "ext4")
+			}
 		}
 	}
 	if (dat != "") {

@@ -18,7 +18,8 @@
 # EXT2HOLE_BENCH_WORKLOADS (some of: fio mmapfault extgap trunc meta
 # readdir fsync prealloc), EXT2HOLE_BENCH_PREALLOC_MB (prealloc sizes in
 # MiB, default 64), EXT2HOLE_BENCH_TARGETS (some of: alloc noalloc
-# ext2stock ext4 tmpfs), EXT2HOLE_BENCH_PROBES=1 (count the calls of
+# ext2stock ext4 tmpfs order0; order0, mkwrite=alloc,nolargefolio, runs only
+# when named), EXT2HOLE_BENCH_PROBES=1 (count the calls of
 # ext2hole_get_block and ext2hole_data_blocks_valid per workload with
 # kprobes: results/bench-probes.txt), EXT2HOLE_BENCH_MKFS (more mke2fs
 # options for the disk images, e.g. "-O ^dir_index"),
