@@ -7,11 +7,15 @@
 #define EXT2HOLE_TEST_COMMON_H
 
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * The random testers' generators, on a state the caller keeps (so that a
@@ -62,6 +66,38 @@ die_setup(const char *prog, const char *mode, const char *fmt, ...)
 	va_end(ap);
 	printf(" (%s)\n", strerror(e));
 	exit(2);
+}
+
+/*
+ * guarded_store(P, C): store C at P and tell whether the store raised
+ * SIGBUS (a page_mkwrite that failed: ENOSPC, EDQUOT, EIO).  A SIGBUS
+ * outside such a store ends the program with exit 2 (a setup error).
+ */
+static sigjmp_buf guarded_jmp;
+static volatile sig_atomic_t guarded_armed;
+
+static inline void guarded_on_sigbus(int sig)
+{
+	(void)sig;
+	if (guarded_armed)
+		siglongjmp(guarded_jmp, 1);
+	_exit(2);
+}
+
+static inline bool guarded_store(volatile unsigned char *p, unsigned char c)
+{
+	struct sigaction sa = { .sa_handler = guarded_on_sigbus };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	if (sigsetjmp(guarded_jmp, 1)) {
+		guarded_armed = 0;
+		return true;
+	}
+	guarded_armed = 1;
+	*p = c;
+	guarded_armed = 0;
+	return false;
 }
 
 /* A record of the getdents64 system call (glibc's readdir hides d_off). */

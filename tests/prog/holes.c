@@ -47,6 +47,7 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include "common.h"
 
 #define EXIT_OK		0
 #define EXIT_BUG	1
@@ -410,37 +411,6 @@ static long state_get(const char *st, const char *key)
 		if (p == st || p[-1] == ' ')
 			return strtol(p + strlen(k), NULL, 0);
 	setup_error("state has no %s", key);
-}
-
-/* ------------------------------------------------------------------ */
-/* SIGBUS-guarded store */
-
-static sigjmp_buf bus_jmp;
-static volatile sig_atomic_t bus_armed;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	if (bus_armed)
-		siglongjmp(bus_jmp, 1);
-	_exit(EXIT_SETUP);
-}
-
-/* Store @c at @p; returns 1 when the store raised SIGBUS. */
-static int guarded_store(volatile unsigned char *p, unsigned char c)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-	if (sigsetjmp(bus_jmp, 1)) {
-		bus_armed = 0;
-		return 1;
-	}
-	bus_armed = 1;
-	*p = c;
-	bus_armed = 0;
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */

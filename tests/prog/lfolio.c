@@ -163,34 +163,6 @@ static void folio_report(unsigned char *map, long npages, long k)
 	close(kf);
 }
 
-static sigjmp_buf bus_jmp;
-static volatile sig_atomic_t bus_armed;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	if (bus_armed)
-		siglongjmp(bus_jmp, 1);
-	_exit(2);
-}
-
-/* Store @c at @p; returns true when the store raised SIGBUS. */
-static bool guarded_store(volatile unsigned char *p, unsigned char c)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-	if (sigsetjmp(bus_jmp, 1)) {
-		bus_armed = 0;
-		return true;
-	}
-	bus_armed = 1;
-	*p = c;
-	bus_armed = 0;
-	return false;
-}
-
 static int bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bug(const char *fmt, ...)
 {
