@@ -39,7 +39,7 @@ struct hole_stats {
 	atomic64_t delayed_mapped;	/* delayed buffers mapped at writeback */
 	atomic64_t writeback_errors;	/* writeback errors, per page */
 	atomic64_t bios_submitted;	/* write bios of writeback, every path */
-	atomic64_t pages_bio;		/* pages written whole, in a multi-block bio */
+	atomic64_t pages_bio;		/* folios written whole, in runs */
 };
 
 /**

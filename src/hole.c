@@ -760,18 +760,18 @@ static void hole_submit_bh(struct buffer_head *bh, blk_opf_t opf,
 }
 
 /*
- * Writeback context.  @bio is a write bio being built: whole folios whose
- * buffers are all dirty, mapped and contiguous on disk, appended while
- * each folio's first block follows the previous folio's last one.  It is
- * submitted when the next folio does not follow, when it is full, when a
- * folio goes the per-buffer way (so the order of submission stays the
- * order of the folios) and at the end of the writeback.
+ * Writeback context.  @bio is a write bio being built: runs of buffers
+ * whose blocks are consecutive on disk, appended while each run's first
+ * block follows the previous run's last one.  It is submitted when the
+ * next run does not follow, when it is full, before an EOF block's own
+ * bio (so the order of submission stays the order of the blocks) and at
+ * the end of the writeback.
  */
 struct hole_wb_ctx {
 	get_block_t *get_block;
 	struct hole_stats *st;
 	struct bio *bio;
-	sector_t next_sector;	/* where a folio must start to join @bio */
+	sector_t next_sector;	/* where a run must start to join @bio */
 };
 
 /*
@@ -794,16 +794,27 @@ static void hole_wb_end_io(struct bio *bio)
 		struct bio_vec *bv = &bio->bi_io_vec[i];
 		size_t off, size;
 
-		/* whole folios only, at offset 0: see hole_wb_add_folio() */
+		/*
+		 * Runs of whole buffers (hole_wb_add_run()); a vector may
+		 * hold the end of one folio's run and the start of the next
+		 * folio's when their memory is contiguous.
+		 */
 		for (off = 0; off < bv->bv_len; off += size) {
+			size_t pos = bv->bv_offset + off;
 			struct page *page = nth_page(bv->bv_page,
-						     (bv->bv_offset + off) >> PAGE_SHIFT);
+						     pos >> PAGE_SHIFT);
 			struct folio *folio = page_folio(page);
-			struct buffer_head *head, *bh, *next;
+			size_t start = ((page_to_pfn(page) - folio_pfn(folio))
+					<< PAGE_SHIFT) + offset_in_page(pos);
+			struct buffer_head *bh, *next;
+			size_t n;
 
-			size = folio_size(folio);
-			head = bh = folio_buffers(folio);
-			do {
+			size = min_t(size_t, bv->bv_len - off,
+				     folio_size(folio) - start);
+			bh = folio_buffers(folio);
+			for (n = 0; n + bh->b_size <= start; n += bh->b_size)
+				bh = bh->b_this_page;
+			for (n = size / bh->b_size; n; n--, bh = next) {
 				int ok = uptodate;
 
 				next = bh->b_this_page;
@@ -813,7 +824,7 @@ static void hole_wb_end_io(struct bio *bio)
 				else if (hole_ops.write_failed(bh))
 					ok = 1;	/* kept dirty by the filesystem */
 				bh->b_end_io(bh, ok);
-			} while ((bh = next) != head);
+			}
 		}
 	}
 	bio_put(bio);
@@ -829,51 +840,20 @@ static void hole_wb_submit(struct hole_wb_ctx *ctx)
 }
 
 /*
- * Can the folio go to disk whole, as one bio segment?  Every buffer must
- * be locked and marked for async write (all were dirty, mapped and
- * locked), their blocks consecutive on one device, and the folio wholly
- * inside i_size: the folio straddling EOF needs the zero-tailed copy of
- * hole_submit_bh(), and buffers beyond EOF go the per-buffer way.
+ * Append @len bytes of @folio from @off, the buffers of a run of blocks
+ * consecutive on disk from @sector, to the context's bio, starting a new
+ * one when the run does not follow the bio on disk or does not fit; each
+ * bio and folio is attributed to @wbc's cgroup writeback.
  */
-static bool hole_folio_whole(struct folio *folio, loff_t i_size)
+static void hole_wb_add_run(struct hole_wb_ctx *ctx, struct folio *folio,
+			    size_t off, size_t len, sector_t sector,
+			    struct block_device *bdev, blk_opf_t opf,
+			    struct writeback_control *wbc)
 {
-	struct buffer_head *head = folio_buffers(folio), *bh = head;
-	sector_t next = head->b_blocknr;
-
-	if (folio_pos(folio) + folio_size(folio) > i_size)
-		return false;
-	do {
-		if (!buffer_async_write(bh) || bh->b_blocknr != next ||
-		    bh->b_bdev != head->b_bdev)
-			return false;
-		next++;
-	} while ((bh = bh->b_this_page) != head);
-	return true;
-}
-
-/*
- * Append a whole folio (see above) to the context's bio, starting a new
- * one as needed; each bio and folio is attributed to @wbc's cgroup
- * writeback.
- */
-static void hole_wb_add_folio(struct hole_wb_ctx *ctx, struct folio *folio,
-			      blk_opf_t opf, struct writeback_control *wbc)
-{
-	struct buffer_head *head = folio_buffers(folio), *bh = head;
-	sector_t sector = head->b_blocknr * (head->b_size >> 9);
-	struct block_device *bdev = head->b_bdev;
-	size_t size = folio_size(folio);
-
-	/* what submit_bh() does for each buffer it writes */
-	do {
-		if (test_set_buffer_req(bh))
-			clear_buffer_write_io_error(bh);
-	} while ((bh = bh->b_this_page) != head);
-
 	if (ctx->bio) {
 		if (ctx->next_sector == sector && ctx->bio->bi_bdev == bdev &&
 		    ctx->bio->bi_opf == opf &&
-		    ext2hole_bio_add_folio(ctx->bio, folio, size, 0))
+		    ext2hole_bio_add_folio(ctx->bio, folio, len, off))
 			goto added;
 		hole_wb_submit(ctx);
 	}
@@ -882,12 +862,11 @@ static void hole_wb_add_folio(struct hole_wb_ctx *ctx, struct folio *folio,
 	ctx->bio->bi_iter.bi_sector = sector;
 	ctx->bio->bi_end_io = hole_wb_end_io;
 	wbc_init_bio(wbc, ctx->bio);
-	/* a fresh bio: the folio fits */
-	ext2hole_bio_add_folio(ctx->bio, folio, size, 0);
+	/* a fresh bio: the run fits */
+	ext2hole_bio_add_folio(ctx->bio, folio, len, off);
 added:
-	ext2hole_wbc_account(wbc, &folio->page, size);
-	ctx->next_sector = sector + (size >> 9);
-	atomic64_inc(&ctx->st->pages_bio);
+	ext2hole_wbc_account(wbc, &folio->page, len);
+	ctx->next_sector = sector + (len >> 9);
 }
 
 /*
@@ -1024,45 +1003,73 @@ static void hole_wb_lock_buffers(struct folio *folio,
 
 /*
  * Send the buffers of @folio marked for async write, the folio under
- * writeback: a whole folio (every buffer, nothing redirtied) joins @ctx's
- * bio as one segment; otherwise the context's bio goes first and each
- * buffer gets a bio of its own.  Returns the buffers sent.
+ * writeback.  Each run of them whose blocks are consecutive on disk joins
+ * @ctx's bio as one segment (hole_wb_add_run()), so a large folio goes out
+ * in as many segments as its data has pieces on disk, and a folio whose
+ * blocks follow the previous one's extends the same bio.  The buffer
+ * straddling EOF gets a bio of its own (hole_submit_bh(): a zero-tailed
+ * copy), after the context's bio, so that the order of submission stays
+ * the order of the blocks.  Returns the buffers sent.
  */
 static int hole_wb_send_folio(struct folio *folio,
 			      struct writeback_control *wbc,
 			      struct hole_wb_ctx *ctx, loff_t i_size,
 			      bool redirty)
 {
-	struct inode *inode = folio->mapping->host;
 	blk_opf_t write_flags = REQ_OP_WRITE | wbc_to_write_flags(wbc);
 	struct buffer_head *head = folio_buffers(folio), *bh = head;
+	loff_t pos = folio_pos(folio);
+	size_t off = 0, bsize = head->b_size;
 	int nr_underway = 0;
+	bool whole = !redirty;
 
-	if (!redirty && hole_folio_whole(folio, i_size)) {
-		hole_wb_add_folio(ctx, folio, write_flags, wbc);
-		return folio_size(folio) >> inode->i_blkbits;
-	}
 	do {
-		struct buffer_head *next = bh->b_this_page;
+		struct buffer_head *first = bh;
+		size_t start = off;
+		sector_t next;
 
-		if (buffer_async_write(bh)) {
-			/* the folios before this one go first */
-			hole_wb_submit(ctx);
-			hole_submit_bh(bh, write_flags, i_size, wbc);
-			nr_underway++;
+		if (!buffer_async_write(bh)) {
+			whole = false;
+			bh = bh->b_this_page;
+			off += bsize;
+			continue;
 		}
-		bh = next;
+		if (pos + off + bsize > i_size) {
+			/* the EOF block */
+			whole = false;
+			hole_wb_submit(ctx);
+			bh = bh->b_this_page;
+			off += bsize;
+			hole_submit_bh(first, write_flags, i_size, wbc);
+			atomic64_inc(&ctx->st->bios_submitted);
+			nr_underway++;
+			continue;
+		}
+		/* a run: consecutive on disk, on one device, inside EOF */
+		next = first->b_blocknr;
+		do {
+			if (test_set_buffer_req(bh))
+				clear_buffer_write_io_error(bh);
+			next++;
+			off += bsize;
+			nr_underway++;
+			bh = bh->b_this_page;
+		} while (bh != head && buffer_async_write(bh) &&
+			 bh->b_blocknr == next && bh->b_bdev == first->b_bdev &&
+			 pos + off + bsize <= i_size);
+		hole_wb_add_run(ctx, folio, start, off - start,
+				first->b_blocknr * (bsize >> 9), first->b_bdev,
+				write_flags, wbc);
 	} while (bh != head);
-	if (nr_underway)
-		atomic64_add(nr_underway, &ctx->st->bios_submitted);
+	if (whole)
+		atomic64_inc(&ctx->st->pages_bio);
 	return nr_underway;
 }
 
 /*
  * hole_write_folio - hole_write_full_page() within a writeback
- * context: a folio whose buffers all go to disk, contiguous, is added to
- * @ctx's bio (submitted later by the caller); any other folio submits the
- * context's bio first, then its buffers one bio each.
+ * context: the folio's buffers that go to disk join @ctx's bio in runs
+ * (submitted later by the caller; hole_wb_send_folio()).
  */
 static int hole_write_folio(struct folio *folio,
 			    struct writeback_control *wbc,
