@@ -55,6 +55,17 @@
 /* The filesystem's callbacks, copied once by hole_init(). */
 static struct hole_operations hole_ops __ro_after_init;
 
+/* The buffer of @folio (which has buffers) holding byte @off of it. */
+static struct buffer_head *hole_folio_buffer(struct folio *folio, size_t off)
+{
+	struct buffer_head *bh = folio_buffers(folio);
+	size_t bstart;
+
+	for (bstart = bh->b_size; bstart <= off; bstart += bh->b_size)
+		bh = bh->b_this_page;
+	return bh;
+}
+
 /**
  * hole_folio_block - the buffer of a locked folio that holds a byte
  * @inode: the file
@@ -76,14 +87,11 @@ struct buffer_head *hole_folio_block(struct inode *inode, struct folio *folio,
 	unsigned int bsize = i_blocksize(inode);
 	size_t offset = offset_in_folio(folio, pos);
 	struct buffer_head *bh;
-	size_t bstart;
 	int err;
 
-	bh = folio_buffers(folio);
-	if (!bh)
-		bh = ext2hole_create_empty_buffers(folio, bsize, 0);
-	for (bstart = bsize; bstart <= offset; bstart += bsize)
-		bh = bh->b_this_page;
+	if (!folio_buffers(folio))
+		ext2hole_create_empty_buffers(folio, bsize, 0);
+	bh = hole_folio_buffer(folio, offset);
 
 	if (!buffer_mapped(bh) && !buffer_delay(bh)) {
 		err = get_block(inode, pos >> inode->i_blkbits, bh, 0);
@@ -387,14 +395,28 @@ static bool hole_mkwrite_begin(struct vm_fault *vmf, struct folio *folio,
  * and the error counted.  Returns what page_mkwrite returns.
  */
 static vm_fault_t hole_mkwrite_done(struct folio *folio,
-				    struct hole_stats *st, int err)
+				    struct hole_stats *st, int err,
+				    size_t from, size_t to)
 {
+	struct buffer_head *bh;
+	size_t off;
+
 	if (err) {
 		folio_unlock(folio);
 		hole_count_mkwrite_error(st, err);
 		return vmf_fs_error(err);
 	}
-	folio_mark_dirty(folio);
+	/*
+	 * The faulting page's buffers and the folio, not every buffer of
+	 * the folio as folio_mark_dirty()'s block_dirty_folio() does: on a
+	 * large folio that is a walk of thousands of buffers at each fault,
+	 * and writeback of blocks no store reached.  The folio lock keeps
+	 * the buffers attached.
+	 */
+	bh = hole_folio_buffer(folio, from);
+	for (off = from; off < to; off += bh->b_size, bh = bh->b_this_page)
+		set_buffer_dirty(bh);
+	filemap_dirty_folio(folio->mapping, folio);
 	folio_wait_stable(folio);
 	return VM_FAULT_LOCKED;
 }
@@ -527,7 +549,7 @@ vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 				  get_block);
 	if (!err)	/* void from 6.12 */
 		block_commit_write(&folio->page, from, to);
-	ret = hole_mkwrite_done(folio, st, err);
+	ret = hole_mkwrite_done(folio, st, err, from, to);
 out:
 	hole_mkwrite_end(vmf);
 	trace_ext2hole_page_mkwrite(inode, vmf->pgoff, true, err, ret);
@@ -563,14 +585,13 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct hole_stats *st = hole_ops.stats(inode->i_sb);
 	struct folio *folio = page_folio(vmf->page);
-	/* the buffers this fault delays, by block from the page's first */
 	DECLARE_BITMAP(delayed, MAX_BUF_PER_PAGE);
-	struct buffer_head *head, *bh;
+	struct buffer_head *first, *bh;
 	size_t from, to;
 	sector_t block;
 	vm_fault_t ret;
-	loff_t size, off, start, end;
-	int err = 0, i, first;
+	loff_t size;
+	int err = 0, i, nr;
 
 	atomic64_inc(&st->mkwrite_noalloc);
 	if (!hole_mkwrite_begin(vmf, folio, &size, &from, &to)) {
@@ -579,55 +600,35 @@ vm_fault_t hole_noalloc_page_mkwrite(struct vm_fault *vmf,
 	}
 
 	/*
-	 * The buffers this fault delays, to give back if a later one fails:
-	 * only the faulting page's, so at most MAX_BUF_PER_PAGE whatever
-	 * the folio's size.
+	 * The faulting page's buffers only: at most MAX_BUF_PER_PAGE
+	 * whatever the folio's size.  @delayed records those this fault
+	 * delays, to give back if a later one fails.
 	 */
 	bitmap_zero(delayed, MAX_BUF_PER_PAGE);
-	first = from >> inode->i_blkbits;
-	head = folio_buffers(folio);
-	if (!head)
-		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
-						     0);
-	off = folio_pos(folio);
-	start = off + from;
-	end = off + to;
-	block = off >> inode->i_blkbits;
-	bh = head;
-	i = 0;
-	do {
-		/*
-		 * BH_Delay fits: the allocation really is delayed until
-		 * writeout.  Buffers beyond i_size stay as they are; they
-		 * are not written.  So do those of the folio's other pages.
-		 */
-		if (!buffer_mapped(bh) && !buffer_delay(bh) &&
-		    off >= start && off < end) {
-			err = get_block(inode, block + i, bh, 1);
-			if (err)
-				break;
-			if (buffer_delay(bh))
-				__set_bit(i - first, delayed);
-		}
-		off += bh->b_size;
-		bh = bh->b_this_page;
-		i++;
-	} while (bh != head);
-	if (err) {
-		bh = head;
-		i = 0;
-		do {
-			if (i >= first && i - first < MAX_BUF_PER_PAGE &&
-			    test_bit(i - first, delayed)) {
-				clear_buffer_delay(bh);
-				hole_ops.delay_cancel(inode, block + i,
-						      block + i + 1);
-			}
-			bh = bh->b_this_page;
-			i++;
-		} while (bh != head);
+	if (!folio_buffers(folio))
+		ext2hole_create_empty_buffers(folio, i_blocksize(inode), 0);
+	block = (folio_pos(folio) + from) >> inode->i_blkbits;
+	nr = DIV_ROUND_UP(to - from, i_blocksize(inode));
+	bh = first = hole_folio_buffer(folio, from);
+	for (i = 0; i < nr; i++, bh = bh->b_this_page) {
+		/* BH_Delay fits: the allocation really is delayed until writeout */
+		if (buffer_mapped(bh) || buffer_delay(bh))
+			continue;
+		err = get_block(inode, block + i, bh, 1);
+		if (err)
+			break;
+		if (buffer_delay(bh))
+			__set_bit(i, delayed);
 	}
-	ret = hole_mkwrite_done(folio, st, err);
+	if (err) {
+		for (bh = first, i = 0; i < nr; i++, bh = bh->b_this_page) {
+			if (!test_bit(i, delayed))
+				continue;
+			clear_buffer_delay(bh);
+			hole_ops.delay_cancel(inode, block + i, block + i + 1);
+		}
+	}
+	ret = hole_mkwrite_done(folio, st, err, from, to);
 out:
 	hole_mkwrite_end(vmf);
 	trace_ext2hole_page_mkwrite(inode, vmf->pgoff, false, err, ret);
