@@ -90,7 +90,7 @@ scripts/build-baseline.sh >/dev/null ||
 work=$BUILD/work/$EXT2HOLE_RUN_ID
 rm -rf "$work"
 mkdir -p "$work" "$RESULTS"
-initrd=$work/initramfs.cpio.gz
+initrd=$work/initramfs.cpio
 scripts/mkinitramfs.sh "$initrd"
 
 accel=${EXT2HOLE_ACCEL:-$(cat /run/ext2hole-kvm-probe 2>/dev/null || echo tcg)}

@@ -11,7 +11,7 @@ export EXT2HOLE_RUN_ID=demo
 scripts/fetch-kernel.sh >/dev/null
 scripts/build-baseline.sh >/dev/null || echo "demo: baseline ext2stock did not build; its column shows n/a" >&2
 mkdir -p "$build/work/demo"
-initrd=$build/work/demo/initramfs.cpio.gz
+initrd=$build/work/demo/initramfs.cpio
 scripts/mkinitramfs.sh "$initrd"
 echo "Booting $(scripts/kver.sh) under QEMU (TCG); this takes a minute or two..."
 out=$build/work/demo/demo.out

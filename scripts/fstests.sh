@@ -158,7 +158,7 @@ case " $lanes " in
 *" ext2stock "*)
 	scripts/build-baseline.sh >/dev/null || die "the ext2stock baseline did not build" ;;
 esac
-initrd=$BUILD/fstests/initramfs.cpio.gz
+initrd=$BUILD/fstests/initramfs.cpio
 mkdir -p "$BUILD/fstests"
 scripts/mkinitramfs.sh "$initrd"
 kver=$(scripts/kver.sh)

@@ -3,7 +3,12 @@
 # Build the guest initramfs: busybox, the packaged kernel's modules listed
 # in initramfs/modules.list with their dependencies, ext2hole.ko and the
 # ext2stock baseline, the test programs and suites, and e2fsprogs.
-#   usage: mkinitramfs.sh OUTPUT.cpio.gz
+# Modules and test programs go in without their debug information (symbol
+# tables stay: a guest's oops still names functions), and the archive is
+# not compressed: the guest kernel unpacks 35 MB of plain cpio in a
+# fraction of a second under QEMU TCG, where gunzip took some 4 s of
+# every boot (measured 2026-12-07 on 6.1 and 6.12).
+#   usage: mkinitramfs.sh OUTPUT.cpio
 # Env: EXT2HOLE_KO, EXT2HOLE_STOCK_KO, EXT2HOLE_MODDIR (root holding
 # lib/modules/<kver>), EXT2HOLE_KVER_GUEST.
 set -euo pipefail
@@ -61,8 +66,8 @@ if [ -f "$mods/modules.dep" ]; then
 fi
 
 [ -f "$ko" ] || { echo "mkinitramfs.sh: $ko missing (make module)" >&2; exit 1; }
-cp "$ko" "$stage/lib/ext2hole.ko"
-[ -f "$stock" ] && cp "$stock" "$stage/lib/ext2stock.ko"
+strip --strip-debug -o "$stage/lib/ext2hole.ko" "$ko"
+[ -f "$stock" ] && strip --strip-debug -o "$stage/lib/ext2stock.ko" "$stock"
 
 # e2fsprogs and any extra binaries, with their shared libraries.
 copy_bin() {
@@ -82,11 +87,15 @@ for list in "$top/initramfs/bins.list" "$top/initramfs/extra-bins.list"; do
 	done <"$list"
 done
 
-cp "$build"/tests/bin/* "$stage/tests/bin/" 2>/dev/null || true
+for b in "$build"/tests/bin/*; do
+	[ -f "$b" ] || continue
+	strip --strip-debug -o "$stage/tests/bin/${b##*/}" "$b" 2>/dev/null ||
+		cp "$b" "$stage/tests/bin/"
+done
 cp "$top"/tests/suites/*.guest "$stage/tests/suites/" 2>/dev/null || true
 # The fstests lane's guest side (scripts/fstests.sh), run as suite "fstests".
 cp "$top"/tests/fstests/*.guest "$stage/tests/suites/" 2>/dev/null || true
 cp "$top/tests/lib.sh" "$stage/tests/lib.sh"
 
-(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+(cd "$stage" && find . | cpio -o -H newc --quiet) >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -32,7 +32,7 @@ fi
 find "$BUILD/work" -mindepth 1 -maxdepth 1 -mmin +120 -exec rm -rf {} + 2>/dev/null || true
 rm -rf "$BUILD/work/$EXT2HOLE_RUN_ID"
 mkdir -p "$BUILD/work/$EXT2HOLE_RUN_ID"
-initrd=$BUILD/work/$EXT2HOLE_RUN_ID/initramfs.cpio.gz
+initrd=$BUILD/work/$EXT2HOLE_RUN_ID/initramfs.cpio
 scripts/mkinitramfs.sh "$initrd"
 
 mkdir -p "$RESULTS"
