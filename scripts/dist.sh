@@ -45,7 +45,10 @@ stage=$BUILD/dist/$name
 rm -rf "$BUILD/dist"
 mkdir -p "$stage"
 
-if git rev-parse --git-dir >/dev/null 2>&1; then
+# Git's file list only when this tree is a checkout's top: a copy of the
+# tree inside another checkout (CI's 6.12 lane, or a tarball unpacked in
+# a home directory kept in git) would get that checkout's list.
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
 	git ls-files -z --cached --others --exclude-standard -- "${paths[@]}" |
 		while IFS= read -r -d '' f; do
 			[ -e "$f" ] && printf '%s\0' "$f"
