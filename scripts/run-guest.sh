@@ -51,7 +51,12 @@ fi
 # here, boots the bzImage.
 pvh_image() {	# pvh_image BZIMAGE: the PVH ELF's path, or nothing
 	local bz=$1 elf=$1.pvh ss po pl tmp magic dec
-	if [ ! -s "$elf" ]; then
+	# BZIMAGE.nopvh: looked at once, no PVH entry (the debug kernels'
+	# tinyconfig has no CONFIG_PVH); newer than the bzImage, or it goes
+	if [ "$bz.nopvh" -nt "$bz" ]; then
+		return 0
+	fi
+	if [ ! -s "$elf" ] || [ "$bz" -nt "$elf" ]; then
 		ss=$(od -An -tu1 -j 0x1f1 -N 1 "$bz" | tr -d ' ')
 		po=$(od -An -tu4 -j 0x248 -N 4 "$bz" | tr -d ' ')
 		pl=$(od -An -tu4 -j 0x24c -N 4 "$bz" | tr -d ' ')
@@ -71,6 +76,7 @@ pvh_image() {	# pvh_image BZIMAGE: the PVH ELF's path, or nothing
 			chmod 644 "$tmp" && mv -f "$tmp" "$elf"
 		else
 			rm -f "$tmp"
+			touch "$bz.nopvh" 2>/dev/null || true
 			return 0
 		fi
 	fi
