@@ -1207,6 +1207,16 @@ static int ext2hole_load_groups(struct super_block *sb)
 	return 0;
 }
 
+/*
+ * The default of largefolio/nolargefolio for mounts that name neither
+ * (6.12; without large folios in the kernel it changes nothing): a whole
+ * test run with large folios off is "insmod ext2hole.ko largefolio=0".
+ */
+static bool ext2hole_large_folio_default = true;
+module_param_named(largefolio, ext2hole_large_folio_default, bool, 0644);
+MODULE_PARM_DESC(largefolio,
+		 "regular files in large folios unless a mount says nolargefolio (6.12; default Y)");
+
 /* The mount options the superblock gives by default. */
 static void ext2hole_default_options(struct super_block *sb)
 {
@@ -1238,6 +1248,10 @@ static void ext2hole_default_options(struct super_block *sb)
 		sbi->s_mount_opt |= EXT2HOLE_MOUNT_GRPID;
 	if (le32_to_cpu(es->s_default_mount_opts) & EXT2HOLE_DEFM_UID16)
 		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_UID32;
+#ifdef EXT2HOLE_HAVE_LARGE_FOLIOS
+	if (!READ_ONCE(ext2hole_large_folio_default))
+		sbi->s_mount_opt |= EXT2HOLE_MOUNT_NO_LARGE_FOLIO;
+#endif
 	sbi->s_mkwrite = EXT2HOLE_MKWRITE_ALLOC;
 	sbi->s_resuid = make_kuid(&init_user_ns, le16_to_cpu(es->s_def_resuid));
 	sbi->s_resgid = make_kgid(&init_user_ns, le16_to_cpu(es->s_def_resgid));
