@@ -408,14 +408,19 @@ static vm_fault_t hole_mkwrite_done(struct folio *folio,
 	}
 	/*
 	 * The faulting page's buffers and the folio, not every buffer of
-	 * the folio as folio_mark_dirty()'s block_dirty_folio() does: on a
-	 * large folio that is a walk of thousands of buffers at each fault,
-	 * and writeback of blocks no store reached.  The folio lock keeps
-	 * the buffers attached.
+	 * the folio as folio_mark_dirty()'s block_dirty_folio() and
+	 * block_commit_write() do: on a large folio that is a walk of
+	 * thousands of buffers at each fault, and writeback of blocks no
+	 * store reached.  What block_commit_write() did for the page's
+	 * buffers is done here (the folio is uptodate: it is mapped).  The
+	 * folio lock keeps the buffers attached.
 	 */
 	bh = hole_folio_buffer(folio, from);
-	for (off = from; off < to; off += bh->b_size, bh = bh->b_this_page)
+	for (off = from; off < to; off += bh->b_size, bh = bh->b_this_page) {
+		set_buffer_uptodate(bh);
+		clear_buffer_new(bh);
 		set_buffer_dirty(bh);
+	}
 	filemap_dirty_folio(folio->mapping, folio);
 	folio_wait_stable(folio);
 	return VM_FAULT_LOCKED;
@@ -475,19 +480,16 @@ static void hole_alloc_run(struct inode *inode, struct folio *folio,
 			   size_t from, size_t end, get_block_t *get_block)
 {
 	unsigned int bits = inode->i_blkbits;
-	struct buffer_head *head, *bh, *first = NULL;
+	struct buffer_head *bh, *first = NULL;
 	size_t off, start = 0;
 	int n = 0, got, i;
 
 	if (!folio_test_uptodate(folio))
 		return;
-	head = folio_buffers(folio);
-	if (!head)
-		head = ext2hole_create_empty_buffers(folio, i_blocksize(inode),
-						     0);
-	for (bh = head, off = 0; off < from; off += bh->b_size)
-		bh = bh->b_this_page;
-	for (; off < end; off += bh->b_size, bh = bh->b_this_page) {
+	if (!folio_buffers(folio))
+		ext2hole_create_empty_buffers(folio, i_blocksize(inode), 0);
+	bh = hole_folio_buffer(folio, from);
+	for (off = from; off < end; off += bh->b_size, bh = bh->b_this_page) {
 		bool hole = !buffer_mapped(bh) && !buffer_delay(bh);
 
 		if (first && !hole)
@@ -547,8 +549,6 @@ vm_fault_t hole_alloc_page_mkwrite(struct vm_fault *vmf,
 	err = __block_write_begin(ext2hole_folio_wb(folio),
 				  folio_pos(folio) + from, to - from,
 				  get_block);
-	if (!err)	/* void from 6.12 */
-		block_commit_write(&folio->page, from, to);
 	ret = hole_mkwrite_done(folio, st, err, from, to);
 out:
 	hole_mkwrite_end(vmf);
